@@ -1,0 +1,3 @@
+from goalkeeper.cli import main
+
+main()

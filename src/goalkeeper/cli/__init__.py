@@ -1,0 +1,57 @@
+"""The ``goalkeeper`` command. One module per command group, loaded on demand.
+
+Exit codes: 0 success (goal reached / spec valid), 1 error or invalid input,
+2 usage error, 3 escalated (a human must look at the triage inbox).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from .. import __version__
+
+__all__ = ["main"]
+
+# command name -> module under goalkeeper.cli exposing ``command``
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("validate", "Check a spec: schema errors and lint warnings."),
+    "plan": ("plan", "Plan from a state to the spec's goal."),
+    "schema": ("schema", "Print the JSON Schema of the spec or goal format."),
+    "run": ("run", "Run a spec: observe, plan, act one action per tick, replan, escalate."),
+    "runs": ("runs", "List and show runs."),
+    "triage": ("triage", "The triage inbox of escalations."),
+    "build": ("build", "Emit the agent SPEC document and a runtime deliverable."),
+    "new": ("new", "Scaffold a new spec, interactively or from answers."),
+    "goal": ("goal", "Goal convergence: maker iterates, conditions and oracle judge."),
+    "heartbeat": ("heartbeat", "Run scan commands and file triage items or goals."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [n for n, (mod, _) in COMMANDS.items() if _available(mod)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None or not _available(entry[0]):
+            return None
+        mod = importlib.import_module(f"goalkeeper.cli.{entry[0]}")
+        cmd: click.Command = mod.command
+        return cmd
+
+
+def _available(mod: str) -> bool:
+    return importlib.util.find_spec(f"goalkeeper.cli.{mod}") is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="goalkeeper")
+def cli() -> None:
+    """goalkeeper: goal-driven agents that do not lie about being done."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    return cli.main(args=argv, prog_name="goalkeeper")

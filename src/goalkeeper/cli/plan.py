@@ -1,0 +1,76 @@
+"""``goalkeeper plan SPEC --state STATE.json``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.table import Table
+
+from ..model.conditions import format_value
+from ..model.loader import load_spec
+from ..model.state import complete_state, load_state
+from ..planning import SearchLimits, plan
+from ..planning.result import PlanResult
+from ._common import EXIT_ERROR, echo_json, handle_errors, out_console
+
+
+@click.command("plan")
+@click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
+@click.option("--state", "state_path", type=click.Path(dir_okay=False),
+              help="JSON object of fact values (facts with `initial` may be left out).")
+@click.option("--search", default="astar", show_default=True,
+              help="astar (optimal, forward), regression (optimal, backward chaining), greedy (fast).")
+@click.option("--heuristic", default=None, help="Heuristic for the search (default: chosen per task).")
+@click.option("--exclude", multiple=True, help="Action to leave out (repeatable).")
+@click.option("--max-seconds", type=float, default=None, help="Give up after this many seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@handle_errors
+def command(
+    spec_path: str, state_path: str | None, search: str, heuristic: str | None,
+    exclude: tuple[str, ...], max_seconds: float | None, as_json: bool,
+) -> None:
+    """Plan from STATE to SPEC's goal. Exit 0 plan found, 1 no plan or error."""
+    spec = load_spec(spec_path)
+    state = load_state(spec, state_path) if state_path else complete_state(spec, {}, source="initial values")
+    result = plan(spec, state, search=search, heuristic=heuristic, exclude=exclude,
+                  limits=SearchLimits(max_seconds=max_seconds))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        render(result, spec_path)
+    sys.exit(0 if result.found else EXIT_ERROR)
+
+
+def render(result: PlanResult, title: str) -> None:
+    stats = (f"{result.expanded} expanded, {result.generated} generated, "
+             f"{result.seconds * 1000:.2f} ms, search {result.search}"
+             + (f"/{result.heuristic}" if result.heuristic else ""))
+    if result.found:
+        table = Table(title=f"plan for {title}", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("action")
+        for i, name in enumerate(result.plan, 1):
+            table.add_row(str(i), name)
+        if not result.plan:
+            out_console.print("the goal already holds: nothing to do")
+        else:
+            out_console.print(table)
+        out_console.print(f"cost {format_value(result.cost)} · {stats}")
+        return
+    if result.status == "limit":
+        out_console.print(f"[yellow]no plan yet:[/] {result.reason} ({stats})")
+        return
+    out_console.print(f"[bold red]unreachable:[/] {result.reason}", markup=True)
+    for u in result.unreachable:
+        out_console.print(f"  goal {u.fact} {u.condition} (now {format_value(u.current)})", markup=False)
+        if not u.setters:
+            out_console.print("    no action sets it: add one, or observe it", markup=False)
+        for s in u.setters:
+            tag = " [excluded]" if s.excluded else ""
+            if s.blocked:
+                blocks = ", ".join(f"{b.fact} {b.condition}" for b in s.blocked)
+                out_console.print(f"    {s.action}{tag} needs {blocks}, which can never hold", markup=False)
+            else:
+                out_console.print(f"    {s.action}{tag} could set it", markup=False)
+    out_console.print(stats)

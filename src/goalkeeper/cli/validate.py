@@ -1,0 +1,47 @@
+"""``goalkeeper validate SPEC``: exit 0 valid, 1 invalid, 2 usage."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import SpecError
+from ..model.lint import lint
+from ..model.loader import load_spec
+from ._common import EXIT_ERROR, echo_json, err_console, out_console
+
+
+@click.command("validate")
+@click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--strict", is_flag=True, help="Treat lint warnings as errors.")
+def command(spec_path: str, as_json: bool, strict: bool) -> None:
+    """Check SPEC for schema errors and lint warnings."""
+    try:
+        spec = load_spec(spec_path)
+    except SpecError as e:
+        if as_json:
+            echo_json({"valid": False, "spec": spec_path, "issues": [i.to_dict() for i in e.issues]})
+        else:
+            err_console.print(f"[bold red]invalid[/] {spec_path}", markup=True)
+            for i in e.issues:
+                err_console.print("  error: " + i.format(spec_path), markup=False)
+        sys.exit(EXIT_ERROR)
+    issues = lint(spec)
+    errors = [i for i in issues if i.severity == "error" or strict]
+    if as_json:
+        echo_json(
+            {"valid": not errors, "spec": spec_path, "name": spec.name, "issues": [i.to_dict() for i in issues]}
+        )
+    else:
+        for i in issues:
+            style = "red" if i in errors else "yellow"
+            out_console.print(f"  [{style}]{i.severity}:[/] " + i.format(spec_path).replace("[", r"\["), markup=True)
+        status = "[bold red]invalid[/]" if errors else "[bold green]valid[/]"
+        out_console.print(
+            f"{status} {spec_path}: {len(spec.facts)} facts, {len(spec.actions)} actions, "
+            f"{sum(1 for i in issues if i.severity == 'warning')} warning(s)",
+            markup=True,
+        )
+    sys.exit(EXIT_ERROR if errors else 0)

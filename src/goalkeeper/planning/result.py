@@ -1,0 +1,102 @@
+"""What the planner returns: a plan or a typed reason why there is none."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "Blocker",
+    "PlanResult",
+    "SearchLimits",
+    "SearchOutcome",
+    "Setter",
+    "UnreachableFact",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """Bounds for one search; ``None`` means unbounded."""
+
+    max_expansions: int | None = None
+    max_seconds: float | None = None
+
+
+@dataclass(slots=True)
+class SearchOutcome:
+    """What a search algorithm reports (operator indices, not names).
+
+    ``plan is None`` with ``exhausted=True`` proves there is no plan;
+    ``exhausted=False`` means a limit stopped the search first.
+    """
+
+    plan: list[int] | None
+    cost: float
+    expanded: int
+    generated: int
+    exhausted: bool = True
+    heuristic: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Blocker:
+    """A precondition of a setter action that cannot hold from the current state."""
+
+    fact: str
+    condition: str
+
+
+@dataclass(frozen=True, slots=True)
+class Setter:
+    """An action whose effect would satisfy an unreachable goal condition."""
+
+    action: str
+    blocked: tuple[Blocker, ...]
+    excluded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnreachableFact:
+    """A goal condition no plan can make true, with the actions that could."""
+
+    fact: str
+    condition: str
+    current: Any
+    setters: tuple[Setter, ...]
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    status: Literal["found", "unreachable", "limit"]
+    plan: tuple[str, ...]
+    cost: float
+    expanded: int
+    generated: int
+    seconds: float
+    search: str
+    heuristic: str = ""
+    unreachable: tuple[UnreachableFact, ...] = ()
+    reason: str = ""
+    steps: tuple[int, ...] = field(default=(), repr=False)
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
+
+    def to_dict(self) -> dict[str, Any]:
+        cost: float | int = self.cost
+        if isinstance(cost, float) and cost.is_integer():
+            cost = int(cost)
+        return {
+            "status": self.status,
+            "plan": list(self.plan),
+            "cost": cost if self.status == "found" else None,
+            "expanded": self.expanded,
+            "generated": self.generated,
+            "seconds": round(self.seconds, 6),
+            "search": self.search,
+            "heuristic": self.heuristic,
+            "unreachable": [asdict(u) for u in self.unreachable],
+            "reason": self.reason,
+        }

@@ -1,0 +1,54 @@
+"""Search algorithms, one per module, behind one registry.
+
+A search is a callable ``(task, init, *, exclude, limits, heuristic) -> SearchOutcome``
+where ``init`` is a state bitset and ``exclude`` a set of operator indices to skip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from ..result import SearchLimits, SearchOutcome
+from ..task import Task
+
+__all__ = ["SEARCHES", "SearchFn", "get_search", "register_search"]
+
+
+class SearchFn(Protocol):
+    def __call__(
+        self,
+        task: Task,
+        init: int,
+        *,
+        exclude: frozenset[int] = ...,
+        limits: SearchLimits = ...,
+        heuristic: str | None = ...,
+    ) -> SearchOutcome: ...
+
+
+SEARCHES: dict[str, SearchFn] = {}
+
+
+def register_search(name: str) -> Callable[[SearchFn], SearchFn]:
+    def deco(fn: SearchFn) -> SearchFn:
+        SEARCHES[name] = fn
+        return fn
+
+    return deco
+
+
+def get_search(name: str) -> SearchFn:
+    _load_builtins()
+    try:
+        return SEARCHES[name]
+    except KeyError:
+        known = ", ".join(sorted(SEARCHES))
+        from ...errors import PlanningError
+
+        raise PlanningError(f"unknown search {name!r}; choose one of: {known}") from None
+
+
+def _load_builtins() -> None:
+    # Built-in searches register through the same hook as third-party ones.
+    from . import astar, greedy, regression  # noqa: F401
