@@ -39,28 +39,14 @@ def relaxed_reachable(task: Task, init: int, exclude: Collection[int] = ()) -> i
 class RelaxedGap:
     var: int
     allowed: int  # goal-allowed bits of var
-    setters: tuple[tuple[int, tuple[int, ...]], ...]  # (operator index, blocked pre vars)
-
-
-def _allowed(task: Task, forbid: int, var: int) -> int:
-    return task.var_masks[var] & ~forbid
 
 
 def relaxed_gaps(task: Task, init: int, exclude: Collection[int] = ()) -> tuple[int, list[RelaxedGap]]:
-    """Goal variables no relaxed plan reaches, with the operators that could set them."""
+    """Reachable bits, and the goal variables no relaxed plan reaches."""
     reached = relaxed_reachable(task, init, exclude)
     gaps = []
     for var in task.goal_vars:
-        allowed = _allowed(task, task.goal_forbid, var)
-        if allowed & reached:
-            continue
-        setters = []
-        for o in task.operators:
-            if not o.add & allowed:
-                continue
-            blocked = tuple(
-                pv for pv in o.pre_vars if not (_allowed(task, o.forbid, pv) & reached)
-            )
-            setters.append((o.index, blocked))
-        gaps.append(RelaxedGap(var, allowed, tuple(setters)))
+        allowed = task.var_masks[var] & ~task.goal_forbid
+        if not allowed & reached:
+            gaps.append(RelaxedGap(var, allowed))
     return reached, gaps

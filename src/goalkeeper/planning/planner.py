@@ -164,26 +164,35 @@ def _cond_text(conds: Collection[Condition], fact: str) -> str:
 def explain(
     spec: Spec, task: Task, init: int, state: Mapping[str, Any], excl: frozenset[int]
 ) -> tuple[tuple[UnreachableFact, ...], str]:
-    """Name the goal facts that cannot be reached and what blocks their setters."""
-    _, gaps = relaxed_gaps(task, init, excl)
+    """Name the goal facts that cannot be reached and, recursively, what blocks their setters."""
+    reached, gaps = relaxed_gaps(task, init, excl)
+
+    def setters_for(allowed: int, depth: int, seen: frozenset[tuple[int, int]]) -> tuple[Setter, ...]:
+        out = []
+        for o in task.operators:
+            if not o.add & allowed:
+                continue
+            action = spec.actions[o.name]
+            blocked = []
+            for pv in o.pre_vars:
+                pa = task.var_masks[pv] & ~o.forbid
+                if pa & reached:
+                    continue
+                key = (pv, pa)
+                nested = () if depth >= 6 or key in seen else setters_for(pa, depth + 1, seen | {key})
+                fact = task.var_names[pv]
+                blocked.append(Blocker(fact, _cond_text(action.pre_conditions, fact), nested))
+            out.append(Setter(o.name, tuple(blocked), excluded=o.index in excl))
+        return tuple(out)
+
     out = []
     for g in gaps:
         fact = task.var_names[g.var]
-        setters = []
-        for oi, blocked in g.setters:
-            action = spec.actions[task.operators[oi].name]
-            setters.append(
-                Setter(
-                    action=task.operators[oi].name,
-                    blocked=tuple(
-                        Blocker(task.var_names[v], _cond_text(action.pre_conditions, task.var_names[v]))
-                        for v in blocked
-                    ),
-                    excluded=oi in excl,
-                )
-            )
         out.append(
-            UnreachableFact(fact, _cond_text(spec.goal_conditions, fact), state.get(fact), tuple(setters))
+            UnreachableFact(
+                fact, _cond_text(spec.goal_conditions, fact), state.get(fact),
+                setters_for(g.allowed, 0, frozenset({(g.var, g.allowed)})),
+            )
         )
     if out:
         names = ", ".join(u.fact for u in out)

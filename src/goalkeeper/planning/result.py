@@ -41,10 +41,15 @@ class SearchOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Blocker:
-    """A precondition of a setter action that cannot hold from the current state."""
+    """A precondition of a setter action that cannot hold from the current state.
+
+    ``setters`` explains it in turn: the actions that could make it hold and what
+    blocks them, down to the facts no available action sets.
+    """
 
     fact: str
     condition: str
+    setters: tuple[Setter, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,27 @@ class PlanResult:
     def found(self) -> bool:
         return self.status == "found"
 
+    def gaps(self) -> list[tuple[str, str, str, bool]]:
+        """The blocked (action, fact, condition) pairs, goal side first, down to the root.
+
+        ``root`` is true where no available action can set the fact: making that
+        one condition hold (in the world, or with a new action) closes the gap.
+        """
+        out: list[tuple[str, str, str, bool]] = []
+
+        def walk(setters: tuple[Setter, ...]) -> None:
+            for s in setters:
+                for b in s.blocked:
+                    root = not b.setters or all(x.excluded for x in b.setters)
+                    pair = (s.action, b.fact, b.condition, root)
+                    if pair not in out:
+                        out.append(pair)
+                    walk(b.setters)
+
+        for u in self.unreachable:
+            walk(u.setters)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         cost: float | int = self.cost
         if isinstance(cost, float) and cost.is_integer():
@@ -98,5 +124,8 @@ class PlanResult:
             "search": self.search,
             "heuristic": self.heuristic,
             "unreachable": [asdict(u) for u in self.unreachable],
+            "gaps": [
+                {"action": a, "fact": f, "condition": c, "root": r} for a, f, c, r in self.gaps()
+            ],
             "reason": self.reason,
         }

@@ -1,0 +1,70 @@
+"""``goalkeeper runs list|show``."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from ..model.conditions import format_value
+from ..runtime.state import RunState, RunStore, list_runs
+from ._common import echo_json, handle_errors, out_console
+
+
+@click.group("runs")
+def command() -> None:
+    """List and show GOAP runs."""
+
+
+@command.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def list_cmd(as_json: bool) -> None:
+    """Every run, newest first."""
+    runs = list_runs()
+    if as_json:
+        echo_json([
+            r.model_dump(mode="json", include={"run_id", "spec_name", "status", "tick", "created", "updated"})
+            if isinstance(r, RunState) else {"run_id": r[0], "status": "corrupt", "error": r[1]}
+            for r in runs
+        ])
+        return
+    table = Table("run", "spec", "status", "ticks", "updated")
+    for r in runs:
+        if isinstance(r, RunState):
+            table.add_row(r.run_id, r.spec_name, r.status, str(r.tick), r.updated)
+        else:
+            table.add_row(r[0], "?", "[red]corrupt[/]", "", r[1])
+    out_console.print(table if runs else "no runs yet")
+
+
+@command.command("show")
+@click.argument("run_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--events", is_flag=True, help="Include the event log.")
+@handle_errors
+def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
+    """One run: status, facts, history, replans, escalation."""
+    store = RunStore(run_id)
+    st = store.load()
+    if as_json:
+        data = st.model_dump(mode="json")
+        if events:
+            data["events"] = store.events()
+        echo_json(data)
+        return
+    out_console.print(f"[bold]{st.run_id}[/] · {st.spec_name} · [bold]{st.status}[/] · tick {st.tick}"
+                      + (f"/{st.max_ticks}" if st.max_ticks else ""))
+    facts = Table("fact", "value", "source", title="facts", title_justify="left")
+    for f, v in st.facts.items():
+        facts.add_row(f, format_value(v), st.sources.get(f, "") + (f" ({st.errors[f]})" if f in st.errors else ""))
+    out_console.print(facts)
+    hist = Table("tick", "action", "outcome", "reason", title="history", title_justify="left")
+    for t in st.history:
+        hist.add_row(str(t.tick), t.action, t.outcome, t.reason[:100])
+    out_console.print(hist)
+    for r in st.replans:
+        fixes = ", ".join(f"{c['fact']}: {format_value(c['believed'])}→{format_value(c['observed'])}" for c in r.corrections)
+        out_console.print(f"replan at tick {r.tick} after {', '.join(r.failed)}: {fixes or 'no correction'}")
+    if st.escalation:
+        out_console.print(f"[red]escalated[/] ({st.escalation['reason']}): {st.escalation['message']}")
+        out_console.print(f"triage {st.escalation['triage_id']} · report {st.escalation['report']}")

@@ -1,0 +1,136 @@
+"""A run on disk: ``<home>/runs/<run-id>/`` with state.json, events.jsonl, logs/, a lock.
+
+state.json is rewritten atomically after every step; events.jsonl only grows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import CorruptStateError, NotFoundError
+from ..store import FileLock, append_jsonl, home, new_id, now_iso, read_json, read_jsonl, write_json_atomic
+
+__all__ = ["ReplanRecord", "RunState", "RunStore", "TickRecord", "file_sha256"]
+
+RUN_SCHEMA_VERSION = 1
+RunStatus = Literal["running", "reached", "escalated", "error"]
+
+
+class TickRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tick: int
+    action: str
+    outcome: Literal["ok", "failed", "refused", "interrupted"]
+    reason: str = ""
+    missing_effects: list[str] = Field(default_factory=list)
+    started: str
+    ended: str | None = None
+    seconds: float = 0.0
+    strikes: int = 0
+    log: str | None = None
+
+
+class ReplanRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tick: int
+    failed: list[str]
+    corrections: list[dict[str, Any]]
+    blocked: list[str]
+
+
+class RunState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = RUN_SCHEMA_VERSION
+    run_id: str
+    spec_path: str
+    spec_sha256: str
+    spec_name: str
+    status: RunStatus = "running"
+    created: str
+    updated: str
+    search: str = "astar"
+    max_ticks: int | None = None
+    tick: int = 0
+    strikes: int = 0
+    streak: list[str] = Field(default_factory=list, description="actions failed since the last success")
+    facts: dict[str, Any] = Field(default_factory=dict)
+    sources: dict[str, str] = Field(default_factory=dict, description="observed | believed | initial | unknown")
+    errors: dict[str, str] = Field(default_factory=dict, description="why a fact is unknown")
+    plan: list[str] = Field(default_factory=list)
+    blocked: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    pending: dict[str, Any] | None = None
+    history: list[TickRecord] = Field(default_factory=list)
+    replans: list[ReplanRecord] = Field(default_factory=list)
+    escalation: dict[str, Any] | None = None
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+class RunStore:
+    """Files of one run. All writes are atomic or appends."""
+
+    def __init__(self, run_id: str, root: Path | None = None) -> None:
+        self.run_id = run_id
+        self.dir = (root or home()) / "runs" / run_id
+        self.state_path = self.dir / "state.json"
+        self.events_path = self.dir / "events.jsonl"
+        self.logs = self.dir / "logs"
+        self.lock = FileLock(self.dir / "lock", what=f"run {run_id}")
+
+    @classmethod
+    def create(cls, root: Path | None = None) -> RunStore:
+        stamp = now_iso().replace("-", "").replace(":", "")[:15]
+        return cls(f"run-{stamp}-{new_id('x', 4)[2:]}", root)
+
+    def exists(self) -> bool:
+        return self.state_path.exists()
+
+    def load(self) -> RunState:
+        if not self.state_path.exists():
+            raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`")
+        data = read_json(self.state_path)
+        try:
+            return RunState.model_validate(data)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise CorruptStateError(
+                f"{self.state_path}: {where}: {first['msg']}; the file was left untouched"
+            ) from None
+
+    def save(self, state: RunState) -> None:
+        state.updated = now_iso()
+        write_json_atomic(self.state_path, state.model_dump(mode="json"))
+
+    def event(self, kind: str, **data: Any) -> dict[str, Any]:
+        rec = {"ts": now_iso(), "run_id": self.run_id, "event": kind, **data}
+        append_jsonl(self.events_path, rec)
+        return rec
+
+    def events(self) -> list[dict[str, Any]]:
+        return list(read_jsonl(self.events_path))
+
+
+def list_runs(root: Path | None = None) -> list[RunState | tuple[str, str]]:
+    """Every run, newest first; a damaged one appears as (run_id, error)."""
+    d = (root or home()) / "runs"
+    out: list[RunState | tuple[str, str]] = []
+    if not d.exists():
+        return out
+    for p in sorted(d.iterdir(), reverse=True):
+        if not (p / "state.json").exists():
+            continue
+        try:
+            out.append(RunStore(p.name, root).load())
+        except CorruptStateError as e:
+            out.append((p.name, str(e)))
+    return out
