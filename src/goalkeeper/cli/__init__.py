@@ -7,6 +7,7 @@ Exit codes: 0 success (goal reached / spec valid), 1 error or invalid input,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 import click

@@ -20,10 +20,11 @@ from ._common import EXIT_ERROR, echo_json, handle_errors, out_console
 @click.option("--state", "state_path", type=click.Path(dir_okay=False),
               help="JSON object of fact values (facts with `initial` may be left out).")
 @click.option("--search", default="astar", show_default=True,
+              type=click.Choice(["astar", "regression", "greedy"]),
               help="astar (optimal, forward), regression (optimal, backward chaining), greedy (fast).")
 @click.option("--heuristic", default=None, help="Heuristic for the search (default: chosen per task).")
 @click.option("--exclude", multiple=True, help="Action to leave out (repeatable).")
-@click.option("--max-seconds", type=float, default=None, help="Give up after this many seconds.")
+@click.option("--max-seconds", type=click.FloatRange(min=0), default=None, help="Give up after this many seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handle_errors
 def command(

@@ -37,9 +37,10 @@ def command(spec_path: str, as_json: bool, strict: bool) -> None:
     else:
         for i in issues:
             style = "red" if i in errors else "yellow"
-            out_console.print(f"  [{style}]{i.severity}:[/] " + i.format(spec_path).replace("[", r"\["), markup=True)
+            con = err_console if i in errors else out_console
+            con.print(f"  [{style}]{i.severity}:[/] " + i.format(spec_path).replace("[", r"\["), markup=True)
         status = "[bold red]invalid[/]" if errors else "[bold green]valid[/]"
-        out_console.print(
+        (err_console if errors else out_console).print(
             f"{status} {spec_path}: {len(spec.facts)} facts, {len(spec.actions)} actions, "
             f"{sum(1 for i in issues if i.severity == 'warning')} warning(s)",
             markup=True,

@@ -48,7 +48,7 @@ class Condition:
             return bool(v != ref)
         if op == "in":
             return v in ref
-        if isinstance(v, bool) or isinstance(v, str):
+        if isinstance(v, (bool, str)):
             return False
         if op == "<":
             return bool(v < ref)
@@ -93,29 +93,33 @@ def type_name(v: Any) -> str:
     return type(v).__name__
 
 
+def _got(v: Any) -> str:
+    return "null" if v is None else f"{type_name(v)} {v!r}"
+
+
 def check_value(ftype: str, v: Any) -> tuple[Any, str | None]:
     """Coerce ``v`` to the fact type. Returns (value, error message or None)."""
     if ftype == "bool":
         if isinstance(v, bool):
             return v, None
-        return v, f"expected true or false, got {type_name(v)} {v!r}"
+        return v, f"expected true or false, got {_got(v)}"
     if ftype == "int":
         if isinstance(v, int) and not isinstance(v, bool):
             return v, None
         if isinstance(v, float) and v.is_integer():
             return int(v), None
-        return v, f"expected an integer, got {type_name(v)} {v!r}"
+        return v, f"expected an integer, got {_got(v)}"
     if ftype == "float":
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             f = float(v)
             if math.isnan(f):
                 return v, "expected a number, got NaN"
             return f, None
-        return v, f"expected a number, got {type_name(v)} {v!r}"
+        return v, f"expected a number, got {_got(v)}"
     if ftype == "str":
         if isinstance(v, str):
             return v, None
-        return v, f"expected a string, got {type_name(v)} {v!r}"
+        return v, f"expected a string, got {_got(v)}"
     return v, f"unknown fact type {ftype!r}"
 
 

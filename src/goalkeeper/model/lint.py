@@ -1,20 +1,27 @@
 """Lint: anti-patterns that make a spec fragile or pointless, with a fix for each.
 
-Warnings do not stop a run; errors do (``require_runnable``).
+Warnings do not stop a run; errors do (``require_runnable``). Every lint is a
+pure function ``Spec -> list[SpecIssue]`` in the ``LINTS`` registry, so a
+project can add its own with ``register_lint``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import SpecError, SpecIssue
+from .conditions import Condition, format_value
 from .loader import attach_lines
-from .spec import Spec
+from .spec import ActionDef, Spec
 
-__all__ = ["LINTS", "lint", "require_runnable"]
+__all__ = ["LINTS", "lint", "register_lint", "require_runnable"]
 
 LintFn = Callable[[Spec], list[SpecIssue]]
 LINTS: dict[str, LintFn] = {}
+
+_OBSERVER_VERBS = ("observe", "check", "measure", "probe", "inspect", "scan", "refresh", "read")
 
 
 def register_lint(name: str) -> Callable[[LintFn], LintFn]:
@@ -27,6 +34,10 @@ def register_lint(name: str) -> Callable[[LintFn], LintFn]:
 
 def _warn(path: str, msg: str, code: str) -> SpecIssue:
     return SpecIssue(path, msg, severity="warning", code=code)
+
+
+def _error(path: str, msg: str, code: str) -> SpecIssue:
+    return SpecIssue(path, msg, severity="error", code=code)
 
 
 @register_lint("no-observer")
@@ -50,6 +61,195 @@ def _unbounded(spec: Spec) -> list[SpecIssue]:
     return []
 
 
+@register_lint("two-observers")
+def _two_observers(spec: Spec) -> list[SpecIssue]:
+    """Two facts read through the same observer are one fact under two names."""
+    seen: dict[str, str] = {}
+    out = []
+    for name, f in spec.facts.items():
+        if f.observe is None:
+            continue
+        key = json.dumps(f.observe.model_dump(exclude_none=True), sort_keys=True)
+        if key in seen:
+            out.append(_warn(
+                f"facts.{name}.observe",
+                f"same observer as fact {seen[key]}: one observation has two names, which can "
+                f"only disagree by mistake; keep {seen[key]} and drop {name}, or give {name} "
+                "its own observer",
+                "two-observers",
+            ))
+        else:
+            seen[key] = name
+    return out
+
+
+def _prose(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    words = value.split()
+    return len(words) >= 4 or (len(words) >= 2 and value.rstrip()[-1:] in ".!?")
+
+
+@register_lint("prose-goal")
+def _prose_goal(spec: Spec) -> list[SpecIssue]:
+    """A goal is an observed value, not a wish; a diagnostic fact is not observed each tick."""
+    out = []
+    for c in spec.goal_conditions:
+        fact = spec.facts[c.fact]
+        values = c.value if c.op == "in" else (c.value,)
+        if any(_prose(v) for v in values):
+            out.append(_warn(
+                f"goal.{c.fact}",
+                "the goal value reads like prose, which no observer prints; make the goal an "
+                f"observable fact, e.g. a bool `{c.fact}_ok: true` observed by a command that "
+                "exits 0 when it holds",
+                "prose-goal",
+            ))
+        if fact.diagnostic:
+            out.append(_warn(
+                f"goal.{c.fact}",
+                "the goal uses a diagnostic fact, which is observed only when replanning: the "
+                "agent could declare the goal reached on a belief; drop `diagnostic: true`",
+                "diagnostic-goal",
+            ))
+    return out
+
+
+def _is_observer_like(spec: Spec, name: str, a: ActionDef) -> bool:
+    if name.lower().startswith(_OBSERVER_VERBS):
+        return True
+    return a.run is not None and any(
+        f.observe is not None and f.observe.command == a.run for f in spec.facts.values()
+    )
+
+
+@register_lint("no-precondition")
+def _no_precondition(spec: Spec) -> list[SpecIssue]:
+    out = []
+    for name, a in spec.actions.items():
+        if a.pre or _is_observer_like(spec, name, a):
+            continue
+        guard = {f: not v for f, v in a.effect_values if isinstance(v, bool)}
+        hint = (f"e.g. pre: {{{', '.join(f'{f}: {format_value(v)}' for f, v in guard.items())}}}"
+                if guard else "the state it must start from")
+        out.append(_warn(
+            f"actions.{name}.pre",
+            "action has no preconditions, so the planner may run it in any state; add the facts "
+            f"it needs ({hint})",
+            "no-precondition",
+        ))
+    return out
+
+
+def _setters(spec: Spec, c: Condition) -> list[str]:
+    return [n for n, a in spec.actions.items() if any(f == c.fact and c.holds(v) for f, v in a.effect_values)]
+
+
+@register_lint("unreachable-goal")
+def _unreachable_goal(spec: Spec) -> list[SpecIssue]:
+    out = []
+    for c in spec.goal_conditions:
+        fact = spec.facts[c.fact]
+        if _setters(spec, c) or c.holds(fact.initial) and fact.observe is not None:
+            continue
+        if fact.observe is None:
+            out.append(_error(
+                f"goal.{c.fact}",
+                f"unreachable: no action sets {c} and the fact is not observed; add an action "
+                f"with `effects: {{{c.fact}: ...}}` or an observer for {c.fact}",
+                "unreachable-goal",
+            ))
+        else:
+            out.append(_warn(
+                f"goal.{c.fact}",
+                f"no action sets {c}: the goal holds only if the world makes it true by itself, "
+                f"and the agent escalates otherwise; add an action whose effects set {c.fact}",
+                "unreachable-goal",
+            ))
+    return out
+
+
+def _pins(a: ActionDef, fact: str, value: Any, ftype: str) -> bool:
+    """Do the action's own preconditions already force ``fact`` to ``value``?"""
+    conds = [c for c in a.pre_conditions if c.fact == fact]
+    if ftype == "bool":
+        candidates: set[Any] = {True, False}
+    else:
+        candidates = {x for c in conds if c.op == "in" for x in c.value}
+        candidates |= {c.value for c in conds if c.op == "=="}
+        if not candidates:
+            return False  # an open range (e.g. < 5) never pins one value
+    return bool(conds) and {x for x in candidates | {value} if all(c.holds(x) for c in conds)} == {value}
+
+
+@register_lint("no-op")
+def _no_op(spec: Spec) -> list[SpecIssue]:
+    out = []
+    for name, a in spec.actions.items():
+        if not a.effect_values:
+            out.append(_warn(f"actions.{name}.effects", "action has no effects, so no plan ever "
+                             "uses it; add the facts it changes", "no-op"))
+        elif all(_pins(a, f, v, spec.facts[f].type) for f, v in a.effect_values):
+            out.append(_warn(
+                f"actions.{name}.effects",
+                "every effect only restates a precondition, so the action changes nothing the "
+                "planner can see (a no-op); make the precondition the opposite value, or drop it",
+                "no-op",
+            ))
+    return out
+
+
+@register_lint("duplicate-action")
+def _duplicate_action(spec: Spec) -> list[SpecIssue]:
+    seen: dict[Any, str] = {}
+    out = []
+    for name, a in spec.actions.items():
+        key = (frozenset(a.pre_conditions), frozenset(a.effect_values))
+        if key in seen:
+            out.append(_warn(
+                f"actions.{name}",
+                f"same preconditions and effects as {seen[key]}; the planner only ever picks the "
+                f"cheaper one, so merge them or make their preconditions differ",
+                "duplicate-action",
+            ))
+        else:
+            seen[key] = name
+    return out
+
+
+def _enables(a: ActionDef, b: ActionDef) -> bool:
+    return any(c.fact == f and c.holds(v) for c in b.pre_conditions for f, v in a.effect_values)
+
+
+@register_lint("script-as-plan")
+def _script_as_plan(spec: Spec) -> list[SpecIssue]:
+    """A single chain of actions needs no planner: the plan is always the same list."""
+    names = list(spec.actions)
+    if len(names) < 2:
+        return []
+    preds = {b: [a for a in names if a != b and _enables(spec.actions[a], spec.actions[b])] for b in names}
+    roots = [n for n in names if not preds[n]]
+    succ_count = {a: sum(a in p for p in preds.values()) for a in names}
+    chain = len(roots) == 1 and all(len(p) <= 1 for p in preds.values()) and all(
+        c <= 1 for c in succ_count.values()
+    )
+    if not chain:
+        return []
+    order = [roots[0]]
+    while len(order) < len(names):
+        nxt = [b for b in names if preds[b] == [order[-1]]]
+        if not nxt:
+            return []
+        order.append(nxt[0])
+    return [_warn(
+        "actions",
+        "script-as-plan: every action has exactly one possible predecessor, so every plan is "
+        f"the same sequence ({' → '.join(order)}); a checklist is cheaper — write it as a "
+        "script, or add the alternative actions that make planning worth it",
+        "script-as-plan",
+    )]
+
+
 def lint(spec: Spec) -> list[SpecIssue]:
     issues: list[SpecIssue] = []
     for fn in LINTS.values():
@@ -65,3 +265,4 @@ def require_runnable(spec: Spec) -> None:
             SpecIssue(i.path, i.message, i.line, "error", i.code) for i in issues
         ]
         raise SpecError(errors, spec._cache.get("source"))
+

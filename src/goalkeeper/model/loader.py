@@ -61,6 +61,9 @@ def spec_from_data(
             [SpecIssue("", "a spec is a mapping with keys goalkeeper, goal, facts, actions", 1)],
             source,
         )
+    bad_keys = list(_non_string_keys(data, ""))
+    if bad_keys:
+        raise SpecError(_with_lines(bad_keys, lines), source)
     try:
         spec = Spec.model_validate(data)
     except ValidationError as e:
@@ -81,12 +84,49 @@ def attach_lines(spec: Spec, issues: list[SpecIssue]) -> list[SpecIssue]:
 # -- parsing with line numbers ---------------------------------------------
 
 
+def _non_string_keys(data: Any, prefix: str) -> Any:
+    """YAML 1.1 reads keys like on/off/yes/no/1 as non-strings; say so instead of a type error."""
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            if not isinstance(k, str):
+                yield SpecIssue(
+                    prefix,
+                    f"key {k!r} is not a name (YAML reads on/off/yes/no/true/false and numbers "
+                    f"as values); quote it, e.g. '{_yaml_word(k)}'",
+                    code="bad-key",
+                )
+                continue
+            yield from _non_string_keys(v, f"{prefix}.{k}" if prefix else k)
+
+
+def _yaml_word(k: Any) -> str:
+    return {True: "on", False: "off"}.get(k, str(k)) if isinstance(k, bool) else str(k)
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
 def _parse(text: str, source: str | None, json_format: bool) -> tuple[Any, LineMap]:
     if json_format:
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_reject_duplicates)
         except json.JSONDecodeError as e:
             raise SpecError([SpecIssue("", f"invalid JSON: {e.msg} (column {e.colno})", e.lineno)], source) from None
+        except _DuplicateKey as e:
+            raise SpecError(
+                [SpecIssue(str(e), "duplicate key; the later one would silently replace the earlier", code="duplicate")],
+                source,
+            ) from None
         try:
             lines = _line_map(yaml.compose(text, Loader=yaml.SafeLoader))
         except yaml.YAMLError:

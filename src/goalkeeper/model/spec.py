@@ -11,7 +11,15 @@ import difflib
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from ..errors import SpecError, SpecIssue
 from .conditions import Condition, check_value, format_value, parse_condition
@@ -51,7 +59,8 @@ OBSERVER_KINDS = ("command", "file", "http", "python")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: `destructive: "no"` or `cost: "3"` is an error, as the JSON Schema says.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Observer(_Strict):
@@ -86,7 +95,8 @@ class Observer(_Strict):
                     f"a fact has ONE observer, this one has {len(kinds)} ({', '.join(kinds)}); "
                     "keep one and model the other as its own fact"
                 )
-            if not kinds:
+            if not kinds and all(k in cls.model_fields for k in data):
+                # (with an unknown key, e.g. `comand`, the unknown-key error says more)
                 raise ValueError("observer needs one of: command, file, http, python")
         return data
 
@@ -186,15 +196,22 @@ class Spec(_Strict):
     _goal: tuple[Condition, ...] = PrivateAttr(default=())
     _cache: dict[Any, Any] = PrivateAttr(default_factory=dict)
 
-    @model_validator(mode="before")
+    @field_validator("goalkeeper", mode="before")
     @classmethod
-    def _prose_goal(cls, data: Any) -> Any:
-        if isinstance(data, Mapping) and isinstance(data.get("goal"), str):
+    def _version(cls, v: Any) -> Any:
+        if isinstance(v, bool):
+            raise ValueError("unsupported format version; this goalkeeper reads `goalkeeper: 1`")
+        return v
+
+    @field_validator("goal", mode="before")
+    @classmethod
+    def _prose_goal(cls, v: Any) -> Any:
+        if isinstance(v, str):
             raise ValueError(
                 "the goal is prose; a goal must map facts to observable conditions, "
                 "e.g. goal: {health_ok: true, lcp_ms: {'<': 2500}}"
             )
-        return data
+        return v
 
     @model_validator(mode="after")
     def _resolve(self) -> Spec:

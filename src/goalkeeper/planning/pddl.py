@@ -20,8 +20,8 @@ _TRUE = frozenset({1})
 
 def _ground(domain_path: str | Path, problem_path: str | Path) -> Any:
     try:
-        from pyperplan.grounding import ground
-        from pyperplan.pddl.parser import Parser
+        from pyperplan.grounding import ground  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        from pyperplan.pddl.parser import Parser  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:  # pragma: no cover - depends on the environment
         raise MissingExtraError("pyperplan", "bench") from None
     parser = Parser(str(domain_path), str(problem_path))

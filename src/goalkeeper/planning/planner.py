@@ -53,7 +53,7 @@ def _static_domains(spec: Spec) -> dict[str, set[Any]]:
             for f, v in a.effect_values:
                 cached[f].add(v)
         spec._cache["domains"] = cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def compile_spec(spec: Spec, state: Mapping[str, Any]) -> Task:
@@ -63,7 +63,8 @@ def compile_spec(spec: Spec, state: Mapping[str, Any]) -> Task:
         _OUT if state.get(f) in dom and state.get(f) is not None else state.get(f)
         for f, dom in static.items()
     )
-    task = spec._cache.get(key)
+    tasks: dict[Any, Task] = spec._cache.setdefault("tasks", {})
+    task = tasks.get(key)
     if task is not None:
         return task  # type: ignore[no-any-return]
     names = list(static)
@@ -92,10 +93,9 @@ def compile_spec(spec: Spec, state: Mapping[str, Any]) -> Task:
         for name, a in spec.actions.items()
     ]
     task = Task.compile(names, domains, actions, allowed(spec.goal_conditions))
-    if len(spec._cache) > 256:  # bound the cache for long runs with drifting measurements
-        spec._cache.clear()
-        spec._cache["domains"] = static
-    spec._cache[key] = task
+    if len(tasks) >= 256:  # bound the cache for long runs with drifting measurements
+        tasks.clear()
+    tasks[key] = task
     return task
 
 
@@ -195,8 +195,8 @@ def explain(
             )
         )
     if out:
-        names = ", ".join(u.fact for u in out)
-        return tuple(out), f"no sequence of available actions makes {names} hold"
+        facts = ", ".join(u.fact for u in out)
+        return tuple(out), f"no sequence of available actions makes {facts} hold"
     # Each goal fact is reachable alone, but not all together.
     names = list(spec.actions)
     together = []

@@ -2,7 +2,14 @@
 
 from .decide import Escalate, Execute, Reached, decide, goal_holds, judge
 from .driver import RunOptions, resume_run, start_run
-from .observers import OBSERVERS, Observation, ObserveContext, observe_all, observe_fact, register_observer
+from .observers import (
+    OBSERVERS,
+    Observation,
+    ObserveContext,
+    observe_all,
+    observe_fact,
+    register_observer,
+)
 from .state import RunState, RunStore
 
 __all__ = [

@@ -27,7 +27,9 @@ __all__ = [
     "judge",
 ]
 
-EscalationReason = Literal["unreachable", "tick_cap", "no_admissible_action", "approval_required"]
+EscalationReason = Literal[
+    "unreachable", "tick_cap", "no_admissible_action", "approval_required", "budget_exhausted"
+]
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,14 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..model.lint import require_runnable
 from ..model.loader import load_spec
 from ..model.spec import Spec
 from ..store import file_item, now_iso, write_json_atomic, write_text_atomic
 from .decide import Escalate, Execute, Reached, blocked_now, corrections, decide, judge
+from .hybrid import DONE, ESCALATE, LLMProposer, Proposal, check_proposal, claim_diff
 from .observers import ObserveContext, observe_all
 from .process import run_command
 from .progress import Reporter, null_reporter
@@ -36,6 +37,8 @@ class RunOptions:
     env: Mapping[str, str] | None = None
     root: Path | None = None  # state home (default $GOALKEEPER_HOME or ./.goalkeeper)
     reporter: Reporter = field(default=null_reporter)
+    proposer: LLMProposer | None = None  # hybrid runtime: the model proposes, code validates
+    max_dollars: float | None = None  # budget for model calls in this run
 
 
 def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
@@ -53,6 +56,9 @@ def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
             updated=ts,
             search=opts.search,
             max_ticks=opts.max_ticks if opts.max_ticks is not None else spec.policy.max_ticks,
+            runtime="hybrid" if opts.proposer else "planner",
+            model=opts.proposer.model if opts.proposer else None,
+            max_dollars=opts.max_dollars,
         )
         store.save(state)  # the run exists on disk before anything else happens
         runner = _Runner(spec, store, state, opts)
@@ -79,6 +85,12 @@ def resume_run(run_id: str, opts: RunOptions, spec_path: str | Path | None = Non
         state.facts = {f: v for f, v in state.facts.items() if f in spec.facts}
         if opts.max_ticks is not None:
             state.max_ticks = opts.max_ticks
+        if opts.max_dollars is not None:
+            state.max_dollars = opts.max_dollars
+        if state.runtime == "hybrid" and opts.proposer is None:
+            from ..errors import ConfigError
+
+            raise ConfigError(f"run {run_id} uses the hybrid runtime; resume it with --runtime hybrid --model ...")
         if state.pending is not None:
             p = state.pending
             state.history.append(
@@ -172,15 +184,67 @@ class _Runner:
                 st.plan = list(d.result.plan)
                 self.emit("plan", plan=st.plan, cost=d.result.cost, expanded=d.result.expanded,
                           excluded=blocked)
-            action = spec.actions[d.action]
+            proposal: Proposal | None = None
+            if self.opts.proposer is not None:
+                chosen = self.propose(blocked)
+                if isinstance(chosen, Escalate):
+                    return self.escalate(chosen)
+                if chosen is None:
+                    continue  # refused: already a strike
+                proposal, name = chosen, chosen.action
+            else:
+                name = d.action
+            action = spec.actions[name]
             if action.destructive:
-                refusal = self.check_destructive(d.action)
+                refusal = self.check_destructive(name)
                 if isinstance(refusal, Escalate):
                     return self.escalate(refusal)
                 if refusal:
-                    self.fail(d.action, "refused", refusal, now_iso())
+                    self.fail(name, "refused", refusal, now_iso())
                     continue
-            self.act(d.action)
+            ok = self.act(name)
+            if proposal is not None and self.opts.proposer is not None:
+                diff = claim_diff(proposal.expects, st.facts)
+                self.emit("claims", tick=st.tick, action=name, claimed=proposal.expects, differences=diff)
+                if not ok:
+                    self.opts.proposer.tell(f"tick {st.tick}: {name} failed: {st.history[-1].reason}")
+
+    def propose(self, blocked: list[str]) -> Proposal | Escalate | None:
+        """Hybrid: ask the model, then validate in code. ``None`` = refused (a strike)."""
+        st, spec = self.state, self.spec
+        proposer = self.opts.proposer
+        assert proposer is not None
+        out = proposer.propose(st.facts, tick=st.tick, blocked=blocked)
+        st.cost_dollars += out.cost_dollars
+        st.cost_unknown = st.cost_unknown or not out.cost_known
+        self.save()
+        if st.max_dollars is not None and st.cost_dollars >= st.max_dollars:
+            return Escalate("budget_exhausted",
+                            f"dollar budget exhausted: limit {st.max_dollars}, spent {st.cost_dollars:.4f}")
+        if out.proposal is None:
+            reason = out.error or "no valid proposal"
+            self.emit("refused", action="(proposal)", reason=reason)
+            proposer.tell(f"tick {st.tick}: your answer was refused: {reason}")
+            self.fail("(proposal)", "refused", reason, now_iso())
+            return None
+        p = out.proposal
+        self.emit("proposed", tick=st.tick, action=p.action, expects=p.expects, reason=p.reason,
+                  cost_dollars=out.cost_dollars)
+        if p.action in (DONE, ESCALATE):
+            why = ("claimed DONE but the goal does not hold on observed values" if p.action == DONE
+                   else "asked to escalate, but a plan to the goal exists from the observed state")
+            problems = [why]
+        else:
+            pre = sorted({c.fact for c in spec.actions[p.action].pre_conditions}) if p.action in spec.actions else []
+            fresh = self.observe(pre, fresh=True) if pre else {}
+            problems = check_proposal(spec, p, {**st.facts, **fresh}, blocked)
+        if problems:
+            reason = "; ".join(problems)
+            self.emit("refused", action=p.action, reason=reason)
+            proposer.tell(f"tick {st.tick}: {p.action} refused: {reason}")
+            self.fail(p.action, "refused", reason, now_iso())
+            return None
+        return p
 
     def check_destructive(self, name: str) -> str | Escalate | None:
         """Re-observe the preconditions fresh; refuse on any failure; ask when confirm is set."""
@@ -201,7 +265,7 @@ class _Runner:
                 return Escalate("approval_required", f"approval for destructive action {name} was declined")
         return None
 
-    def act(self, name: str) -> None:
+    def act(self, name: str) -> bool:
         st, spec = self.state, self.spec
         action = spec.actions[name]
         st.tick += 1
@@ -248,17 +312,18 @@ class _Runner:
             self.save()
             self.emit("action_finished", tick=st.tick, action=name, outcome="ok", reason=verdict.reason,
                       strikes=0, limit=spec.policy.strikes)
-            return
+            return True
         self.fail(name, "failed", verdict.reason, started, list(verdict.missing),
                   res.seconds if res else 0.0, str(log) if res else None)
+        return False
 
-    def fail(self, name: str, outcome: str, reason: str, started: str, missing: list[str] | None = None,
+    def fail(self, name: str, outcome: Literal["failed", "refused"], reason: str, started: str, missing: list[str] | None = None,
              seconds: float = 0.0, log: str | None = None) -> None:
         st, spec = self.state, self.spec
         st.strikes += 1
         st.streak.append(name)
         st.history.append(
-            TickRecord(tick=st.tick, action=name, outcome=outcome,  # type: ignore[arg-type]
+            TickRecord(tick=st.tick, action=name, outcome=outcome,
                        reason=reason, missing_effects=missing or [], started=started, ended=now_iso(),
                        seconds=seconds, strikes=st.strikes, log=log)
         )
@@ -274,7 +339,7 @@ class _Runner:
         believed = dict(st.facts)
         observed = self.observe(list(self.spec.facts))
         fixes = corrections(believed, observed)
-        failed = sorted(set(st.streak))
+        failed = sorted(set(st.streak) & set(self.spec.actions))
         snapshot = {**st.facts, "__spec__": st.spec_sha256}
         for a in failed:
             st.blocked[a] = dict(snapshot)

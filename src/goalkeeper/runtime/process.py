@@ -6,6 +6,7 @@ author's explicit choice and runs under ``/bin/sh -c``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -86,10 +87,8 @@ def run_command(
         out, err = proc.communicate(timeout=timeout)
         timed_out = False
     except subprocess.TimeoutExpired:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         out, err = proc.communicate()
         timed_out = True
     seconds = time.monotonic() - start

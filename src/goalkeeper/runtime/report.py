@@ -6,7 +6,7 @@ from typing import Any
 
 from ..model.conditions import format_value
 from ..model.spec import Spec
-from ..planning.result import PlanResult, Setter
+from ..planning.result import PlanResult
 from .decide import Escalate
 from .state import RunState
 
@@ -58,22 +58,19 @@ def build_report(spec: Spec, state: RunState, esc: Escalate) -> dict[str, Any]:
     }
 
 
-def _tree(setters: tuple[Setter, ...] | list[dict[str, Any]], depth: int) -> list[str]:
+def _tree(setters: list[dict[str, Any]], depth: int) -> list[str]:
     lines: list[str] = []
     pad = "  " * depth
     for s in setters:
-        sd = s if isinstance(s, dict) else {"action": s.action, "blocked": s.blocked, "excluded": s.excluded}
-        tag = " (excluded: failed until the strike limit)" if sd["excluded"] else ""
-        blocked = sd["blocked"]
-        if not blocked:
-            lines.append(f"{pad}- `{sd['action']}` could set it{tag}")
+        tag = " (excluded: failed until the strike limit)" if s["excluded"] else ""
+        if not s["blocked"]:
+            lines.append(f"{pad}- `{s['action']}` could set it{tag}")
             continue
-        lines.append(f"{pad}- `{sd['action']}`{tag} is blocked by:")
-        for b in blocked:
-            bd = b if isinstance(b, dict) else {"fact": b.fact, "condition": b.condition, "setters": b.setters}
-            tail = "" if bd["setters"] else " — no available action sets it"
-            lines.append(f"{pad}  - `{bd['fact']} {bd['condition']}`{tail}")
-            lines.extend(_tree(bd["setters"], depth + 2))
+        lines.append(f"{pad}- `{s['action']}`{tag} is blocked by:")
+        for b in s["blocked"]:
+            tail = "" if b["setters"] else " — no available action sets it"
+            lines.append(f"{pad}  - `{b['fact']} {b['condition']}`{tail}")
+            lines.extend(_tree(b["setters"], depth + 2))
     return lines
 
 

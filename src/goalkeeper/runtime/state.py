@@ -12,7 +12,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import CorruptStateError, NotFoundError
-from ..store import FileLock, append_jsonl, home, new_id, now_iso, read_json, read_jsonl, write_json_atomic
+from ..store import (
+    FileLock,
+    append_jsonl,
+    home,
+    new_id,
+    now_iso,
+    read_json,
+    read_jsonl,
+    write_json_atomic,
+)
 
 __all__ = ["ReplanRecord", "RunState", "RunStore", "TickRecord", "file_sha256"]
 
@@ -56,7 +65,12 @@ class RunState(BaseModel):
     created: str
     updated: str
     search: str = "astar"
+    runtime: Literal["planner", "hybrid"] = "planner"
+    model: str | None = None
     max_ticks: int | None = None
+    max_dollars: float | None = None
+    cost_dollars: float = 0.0
+    cost_unknown: bool = Field(default=False, description="some model call had no known price")
     tick: int = 0
     strikes: int = 0
     streak: list[str] = Field(default_factory=list, description="actions failed since the last success")

@@ -7,6 +7,7 @@ new file, never half of one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -30,10 +31,8 @@ def write_text_atomic(path: str | Path, text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, p)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_dir(p.parent)
 
@@ -76,11 +75,22 @@ def read_json(path: str | Path) -> Any:
 def append_jsonl(path: str | Path, record: Any) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, sort_keys=False, default=str) + "\n"
-    with open(p, "a", encoding="utf-8") as f:
+    line = (json.dumps(record, sort_keys=False, default=str) + "\n").encode()
+    with open(p, "a+b") as f:
+        # A crash mid-append can leave a torn line without its newline: start a new line.
+        if f.tell() > 0:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                line = b"\n" + line
         f.write(line)
         f.flush()
         os.fsync(f.fileno())
+
+
+def _torn(lines: list[str], i: int) -> bool:
+    # append_jsonl adds a newline after a torn fragment, so a bad line followed by good ones
+    # is a crash artefact when it is the fragment of an unfinished object.
+    return lines[i].lstrip().startswith("{") and not lines[i].rstrip().endswith("}")
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -96,8 +106,8 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
         try:
             rec = json.loads(line)
         except json.JSONDecodeError:
-            if i == len(lines) - 1:
-                return  # torn final write
+            if i == len(lines) - 1 or not line.endswith("\n") or _torn(lines, i):
+                continue  # a write torn by a crash; later appends start on a new line
             raise CorruptStateError(f"{p}:{i + 1}: not a JSON line") from None
         if isinstance(rec, dict):
             yield rec

@@ -107,8 +107,9 @@ def set_status(
     promoted_goal: str | None = None, root: Path | None = None,
 ) -> TriageItem:
     item = get_item(item_id, root)
-    item = item.model_copy(
-        update={
+    item = TriageItem.model_validate(  # validated, so a bad status never reaches the disk
+        {
+            **item.model_dump(),
             "status": status,
             "updated": now_iso(),
             "note": note if note is not None else item.note,

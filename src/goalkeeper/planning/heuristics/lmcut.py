@@ -7,6 +7,12 @@ the cut operators got cheaper, so h_max is repaired incrementally by propagating
 decreases instead of being recomputed: that is where most of the speed comes from.
 Disjunctive conditions are auxiliary zero-cost operators (see ``relaxed``), which
 keeps the cuts valid.
+
+:func:`lmcut_cuts` also returns the cuts (disjunctive action landmarks with their
+cost share) and accepts a starting cost function. A* uses both (Pommerening &
+Helmert 2013): the cuts of a state that do not contain the operator leading to a
+successor are landmarks of the successor too, so the successor starts from them and
+only searches for further cuts on the residual costs, a few rounds instead of h.
 """
 
 from __future__ import annotations
@@ -18,45 +24,88 @@ from ..task import Operator, Task
 from . import INF, Heuristic, register_heuristic
 from .relaxed import Relaxed, build_relaxed
 
-__all__ = ["lmcut", "lmcut_value"]
+__all__ = ["Cut", "lmcut", "lmcut_cuts", "lmcut_value"]
+
+# (cost share, relaxed operator indices, original operator indices)
+Cut = tuple[float, tuple[int, ...], frozenset[int]]
 
 
 def lmcut_value(rx: Relaxed, props: Sequence[int]) -> float:
+    """LM-cut value of the state whose true propositions are ``props``."""
+    return lmcut_cuts(rx, props, rx.cost[:], None)
+
+
+def lmcut_cuts(
+    rx: Relaxed, props: Sequence[int], cost: list[float], cuts: list[Cut] | None
+) -> float:
+    """LM-cut value under cost function ``cost`` (left holding the residual costs).
+
+    Appends each cut to ``cuts`` when given. Returns ``INF`` for relaxed dead ends.
+    """
     nprops = rx.nprops
     pre = rx.pre
     add = rx.add
     pre_of = rx.pre_of
     achievers = rx.achievers
+    orig = rx.orig
     goal = rx.goal
-    cost = rx.cost[:]
     hv = [INF] * nprops
     val = [INF] * rx.nops  # h_max of each operator's preconditions
     pcf = [-1] * rx.nops
     remaining = rx.npre[:]
     heap: list[tuple[float, int]] = []
-    for p in props:
-        if hv[p] != 0.0:
-            hv[p] = 0.0
-            heap.append((0.0, p))
-    while heap:  # full h_max exploration with pcf
-        c, p = heappop(heap)
-        if c > hv[p]:
-            continue
-        for o in pre_of[p]:
-            r = remaining[o] - 1
-            remaining[o] = r
-            if r == 0:
-                val[o] = c
-                pcf[o] = p
-                nc = c + cost[o]
-                for q in add[o]:
-                    if nc < hv[q]:
-                        hv[q] = nc
-                        heappush(heap, (nc, q))
-    if hv[goal] == INF:
+    if rx.integer_costs:  # bucket queue: no heap operations in the first exploration
+        buckets: list[list[int]] = [[]]
+        b0 = buckets[0]
+        for p in props:
+            if hv[p] != 0.0:
+                hv[p] = 0.0
+                b0.append(p)
+        c = 0
+        while c < len(buckets):
+            for p in buckets[c]:  # zero-cost operators append to the bucket being read
+                if hv[p] != c:
+                    continue
+                for o in pre_of[p]:
+                    r = remaining[o] - 1
+                    remaining[o] = r
+                    if r == 0:
+                        val[o] = c
+                        pcf[o] = p
+                        nc = c + cost[o]
+                        for q in add[o]:
+                            if nc < hv[q]:
+                                hv[q] = nc
+                                k = int(nc)
+                                while len(buckets) <= k:
+                                    buckets.append([])
+                                buckets[k].append(q)
+            c += 1
+    else:
+        for p in props:
+            if hv[p] != 0.0:
+                hv[p] = 0.0
+                heap.append((0.0, p))
+        while heap:  # full h_max exploration with pcf (repairs need every pcf)
+            c0, p = heappop(heap)
+            if c0 > hv[p]:
+                continue
+            for o in pre_of[p]:
+                r = remaining[o] - 1
+                remaining[o] = r
+                if r == 0:
+                    val[o] = c0
+                    pcf[o] = p
+                    nc = c0 + cost[o]
+                    for q in add[o]:
+                        if nc < hv[q]:
+                            hv[q] = nc
+                            heappush(heap, (nc, q))
+    hg = hv[goal]
+    if hg == INF:
         return INF
     total = 0.0
-    while hv[goal] > 0.0:
+    while hg > 0.0:
         zone = bytearray(nprops)
         zone[goal] = 1
         stack = [goal]
@@ -89,8 +138,10 @@ def lmcut_value(rx: Relaxed, props: Sequence[int]) -> float:
                         stack.append(q)
                 if crosses:
                     cut.append(o)
-        m = min(cost[o] for o in cut)
+        m = min([cost[o] for o in cut])
         total += m
+        if cuts is not None:
+            cuts.append((m, tuple(cut), frozenset([orig[o] for o in cut if orig[o] >= 0])))
         for o in cut:
             cost[o] -= m
             nc = val[o] + cost[o]
@@ -99,14 +150,14 @@ def lmcut_value(rx: Relaxed, props: Sequence[int]) -> float:
                     hv[q] = nc
                     heappush(heap, (nc, q))
         while heap:  # repair h_max: values only decrease
-            c, p = heappop(heap)
-            if c > hv[p]:
+            cr, p = heappop(heap)
+            if cr > hv[p]:
                 continue
             for o in pre_of[p]:
                 if pcf[o] != p:
                     continue
                 best = p
-                bv = c
+                bv = cr
                 for q in pre[o]:
                     if hv[q] > bv:
                         bv = hv[q]
@@ -119,6 +170,7 @@ def lmcut_value(rx: Relaxed, props: Sequence[int]) -> float:
                         if nc < hv[q]:
                             hv[q] = nc
                             heappush(heap, (nc, q))
+        hg = hv[goal]
     return total
 
 

@@ -1,0 +1,167 @@
+"""``goalkeeper new``: scaffold a spec interactively, or from flags / a JSON answers file.
+
+Prompts only for what the answers and flags left out, and only on a terminal;
+without one (or with ``--no-input``) the gaps are derived and marked
+``assumption: true``. Exit 0 written, 1 error, 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ConfigError
+from ..model.lint import lint
+from ..scaffold import (
+    TARGETS,
+    Answers,
+    answers_from_data,
+    derive,
+    parse_action,
+    parse_assignments,
+    parse_condition,
+    parse_conditions,
+    parse_fact,
+    parse_observer,
+    referenced_facts,
+    render_spec,
+    undescribed_facts,
+)
+from ..store.atomic import write_text_atomic
+from ._common import EXIT_USAGE, fail, handle_errors, out_console
+
+_TYPES = click.Choice(["bool", "int", "float", "str"])
+
+
+@click.command("new")
+@click.option("-o", "--output", "output", default="spec.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="Where to write the spec.")
+@click.option("--answers", "answers_path", type=click.Path(dir_okay=False, exists=True),
+              help="JSON answers: {name, goal, facts, actions, target}.")
+@click.option("--name", help="Agent name.")
+@click.option("--goal", "goals", multiple=True, help="Goal condition, e.g. health_ok=true or lcp_ms<2500.")
+@click.option("--fact", "facts", multiple=True,
+              help="NAME[:TYPE][=OBSERVER]; OBSERVER is a shell command, file:PATH, http(s)://URL "
+                   "or python:module:function.")
+@click.option("--action", "actions", multiple=True,
+              help="'NAME[(cost=N,destructive,confirm)]: PRE -> EFFECTS [| RUN]', e.g. "
+                   "'deploy: built=true -> deployed=true | ./deploy.sh'.")
+@click.option("--target", type=click.Choice(TARGETS), help="Runtime the spec is built for.")
+@click.option("--no-input", is_flag=True, help="Never prompt; derive what is missing.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@handle_errors
+def command(output: str, answers_path: str | None, name: str | None, goals: tuple[str, ...],
+            facts: tuple[str, ...], actions: tuple[str, ...], target: str | None,
+            no_input: bool, force: bool) -> None:
+    """Scaffold a spec: goal (observable facts), facts and their observers, actions, target."""
+    out = Path(output)
+    if out.exists() and not force:
+        fail(f"{out} exists; pass --force to overwrite it or -o another path", EXIT_USAGE)
+    a = _load_answers(answers_path)
+    a.name = name or a.name
+    a.target = target or a.target
+    a.goal.update(dict(parse_condition(g) for g in goals))
+    for text in facts:
+        fname, entry = parse_fact(text)
+        a.facts.setdefault(fname, {}).update(entry)
+    a.actions.update(dict(parse_action(t) for t in actions))
+    if not no_input and sys.stdin.isatty():
+        _ask(a, default_name=out.parent.name if out.stem == "spec" else out.stem)
+    a = derive(a)
+    text, spec = render_spec(a)
+    write_text_atomic(out, text)
+    out_console.print(f"wrote {out}: {len(spec.facts)} facts, {len(spec.actions)} actions", markup=False)
+    for f, d in spec.facts.items():
+        if d.assumption:
+            out_console.print(f"  assumption: facts.{f} ({d.observe.describe() if d.observe else '-'})",
+                              markup=False)
+    for note in a.notes:
+        out_console.print(f"  assumption: {note}", markup=False)
+    for issue in lint(spec):
+        out_console.print(f"  {issue.severity}: {issue.path}: {issue.message}", markup=False)
+    out_console.print(f"next: goalkeeper build {out} --target {a.target}", markup=False)
+
+
+def _load_answers(path: str | None) -> Answers:
+    if path is None:
+        return Answers()
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path}:{e.lineno}: invalid JSON: {e.msg}") from None
+    return answers_from_data(data)
+
+
+def _ask_until(prompt: str, parse: object, default: str | None = None) -> object:
+    """Prompt until ``parse`` accepts the text (a ConfigError message explains why not)."""
+    while True:
+        text = click.prompt(prompt, default=default, show_default=default is not None)
+        try:
+            return parse(text)  # type: ignore[operator]
+        except ConfigError as e:
+            click.echo(f"  {e}")
+
+
+def _ask(a: Answers, default_name: str) -> None:
+    """Ask for whatever is missing, in the order of the four inputs."""
+    if not a.name:
+        a.name = click.prompt("Agent name", default=default_name or "agent")
+    if not a.goal:
+        click.echo("Goal: observable facts and the values they must reach "
+                   "(e.g. health_ok=true, lcp_ms<2500). Empty line to finish.")
+        while True:
+            text = click.prompt("  goal condition", default="", show_default=False)
+            if not text.strip():
+                if a.goal:
+                    break
+                click.echo("  the goal needs at least one condition")
+                continue
+            try:
+                fact, rhs = parse_condition(text)
+            except ConfigError as e:
+                click.echo(f"  {e}")
+                continue
+            a.goal[fact] = rhs
+    _ask_facts(a)
+    if not a.actions:
+        click.echo("Actions: what the agent can do. Empty name to finish.")
+        while True:
+            name = click.prompt("  action name", default="", show_default=False).strip()
+            if not name:
+                break
+            entry: dict[str, object] = {
+                "pre": _ask_until("    preconditions (e.g. built=true; empty for none)", parse_conditions, ""),
+                "effects": _ask_until("    effects (e.g. deployed=true)", parse_assignments),
+            }
+            run = click.prompt("    command to run (empty: none)", default="", show_default=False)
+            if run.strip():
+                entry["run"] = run.strip()
+            cost = click.prompt("    cost", default=1.0, type=float)
+            if cost != 1.0:
+                entry["cost"] = cost
+            if click.confirm("    destructive?", default=False):
+                entry["destructive"] = True
+                entry["confirm"] = click.confirm("    needs approval before it runs?", default=True)
+            a.actions[name] = entry
+        _ask_facts(a)
+    if not a.target:
+        a.target = click.prompt("Target runtime", type=click.Choice(TARGETS), default="code")
+
+
+def _ask_facts(a: Answers) -> None:
+    for fact in undescribed_facts(a):
+        entry = a.facts.setdefault(fact, {})
+        if "type" not in entry:
+            entry["type"] = click.prompt(f"Type of fact {fact}", type=_TYPES, default="bool")
+        text = click.prompt(
+            f"How is {fact} observed? (shell command, file:PATH or http(s)://URL; empty = assume)",
+            default="", show_default=False,
+        ).strip()
+        if text:
+            entry["observe"] = parse_observer(text)
+    for fact in list(a.facts):
+        if fact not in referenced_facts(a) and "observe" not in a.facts[fact]:
+            del a.facts[fact]

@@ -1,0 +1,76 @@
+"""Shared fixtures: an isolated GOALKEEPER_HOME, the real CLI as a subprocess, spec files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SPECS = Path(__file__).parent / "model" / "specs"
+
+
+@pytest.fixture(autouse=True)
+def goalkeeper_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own state directory; nothing touches ./.goalkeeper."""
+    home = tmp_path / "gk-home"
+    monkeypatch.setenv("GOALKEEPER_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def specs_dir() -> Path:
+    return SPECS
+
+
+@pytest.fixture
+def write_spec(tmp_path: Path) -> Callable[..., Path]:
+    """Write spec text (dedented) to ``tmp_path/name`` and return the path."""
+
+    def _write(text: str, name: str = "spec.yaml") -> Path:
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+        return p
+
+    return _write
+
+
+@pytest.fixture
+def write_state(tmp_path: Path) -> Callable[..., Path]:
+    """Write a state object as JSON (or raw text) and return the path."""
+
+    def _write(data: Any, name: str = "state.json") -> Path:
+        p = tmp_path / name
+        p.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+        return p
+
+    return _write
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run the real ``goalkeeper`` console entry point in a subprocess."""
+
+    def _run(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ)
+        env.setdefault("GOALKEEPER_HOME", str(tmp_path / "gk-home"))
+        env["NO_COLOR"] = "1"
+        env["COLUMNS"] = "200"
+        env.pop("FORCE_COLOR", None)
+        return subprocess.run(
+            [sys.executable, "-m", "goalkeeper", *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=cwd or tmp_path,
+            env=env,
+            timeout=60,
+        )
+
+    return _run
