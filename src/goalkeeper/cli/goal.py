@@ -1,0 +1,312 @@
+"""``goalkeeper goal``: create, run, inspect, pause, resume, abandon and roll back goals.
+
+Exit codes of ``goal run``/``goal resume``: 0 converged (or paused on request),
+1 error or abandoned, 3 escalated (see ``goalkeeper triage list``).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Any
+
+import click
+from rich.status import Status
+
+from ..convergence import (
+    Budget,
+    Goal,
+    Guards,
+    MakerSpec,
+    OracleConfig,
+    abandon_goal,
+    conditions_from_commands,
+    create_goal,
+    list_goals,
+    load_goal,
+    pause_goal,
+    resume_goal,
+    rollback_goal,
+    run_goal,
+)
+from ..convergence.goal import CONDITION_TYPES, DEFAULT_PROTECTED
+from ._common import (
+    EXIT_ERROR,
+    EXIT_ESCALATED,
+    EXIT_OK,
+    echo_json,
+    err_console,
+    handle_errors,
+    out_console,
+)
+
+__all__ = ["command"]
+
+
+def _limit(value: str | None, cast: type[float] | type[int]) -> float | int | None:
+    if value is None or value.lower() in ("none", "unlimited"):
+        return None
+    try:
+        return cast(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a number (or 'none' for unlimited)") from None
+
+
+@click.group("goal")
+def command() -> None:
+    """Goal convergence: a maker iterates until stopping conditions hold, judged by an oracle."""
+
+
+@command.command("new")
+@click.argument("objective")
+@click.option("--until", "until", multiple=True, required=True, metavar="CMD",
+              help="Stopping condition command (repeatable); run without a shell.")
+@click.option("--type", "types", multiple=True, type=click.Choice(CONDITION_TYPES),
+              help="Type of the matching --until (in order); inferred when left out.")
+@click.option("--threshold", type=float, help="Percent for coverage_threshold conditions.")
+@click.option("--maker", "maker", metavar="ARGV", help="Maker command, split into argv; "
+              "{objective}/{hint} may be whole arguments.")
+@click.option("--maker-timeout", default="30m", show_default=True, help="Per-iteration maker timeout.")
+@click.option("--max-iterations", default="15", show_default=True, help="Number, or 'none'.")
+@click.option("--max-duration", default="2h", show_default=True, help="'2h', '30m', '90s' or 'none'.")
+@click.option("--max-dollars", default="10", show_default=True, help="Number, or 'none'.")
+@click.option("--workspace", type=click.Path(file_okay=False, exists=True), help="Default: current dir.")
+@click.option("--protect", multiple=True, metavar="GLOB", help="Extra protected path glob (repeatable).")
+@click.option("--no-default-protect", is_flag=True, help="Drop the default test/CI/config globs.")
+@click.option("--no-progress", "no_progress", default=3, show_default=True,
+              help="Iterations without change before escalating no_progress.")
+@click.option("--oracle", "oracle_model", default="deterministic", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the goal as JSON.")
+@handle_errors
+def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], threshold: float | None,
+            maker: str | None, maker_timeout: str, max_iterations: str, max_duration: str,
+            max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
+            no_progress: int, oracle_model: str, as_json: bool) -> None:
+    """Create a goal (persisted before anything runs) and print its id."""
+    budget = Budget(
+        max_iterations=_limit(max_iterations, int),
+        max_duration=None if max_duration.lower() in ("none", "unlimited") else max_duration,
+        max_dollars=_limit(max_dollars, float),
+    )
+    globs = ([] if no_default_protect else list(DEFAULT_PROTECTED)) + list(protect)
+    goal = create_goal(
+        objective,
+        conditions_from_commands(list(until), list(types), threshold),
+        budget=budget,
+        maker=MakerSpec(argv=shlex.split(maker) if maker else [], timeout=maker_timeout),
+        oracle=OracleConfig(model=oracle_model),
+        guards=Guards(protected_paths=globs, no_progress_iterations=no_progress),
+        workspace=workspace,
+    )
+    if as_json:
+        echo_json(goal.dump())
+    else:
+        click.echo(goal.goal_id)
+    if not maker:
+        err_console.print(f"warning: {goal.goal_id} has no maker; `goal run` needs one (pass --maker 'PROGRAM ARGS')")
+
+
+class _Progress:
+    """Event sink: one rich line per event, or the raw event as a JSON line."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.status: Status | None = None
+
+    def __call__(self, ev: dict[str, Any]) -> None:
+        if self.as_json:
+            echo_json(ev)
+            return
+        kind, n = ev["event"], ev.get("iteration")
+        if self.status is not None:
+            self.status.update(_PHASE_TEXT.get(kind, "working…").format(n=n))
+        p = out_console.print
+        if kind == "iteration.started":
+            p(f"[bold]iteration {n}[/]{' (resumed)' if ev.get('resumed') else ''}: maker running…")
+        elif kind == "maker.finished":
+            changed = "changed the tree" if ev.get("treeChanged") else "[yellow]no change[/]"
+            p(f"  maker: {_esc(ev.get('summary'))} ({changed}, ${ev.get('costDollars', 0):.2f})")
+        elif kind == "iteration.rejected":
+            p(f"  [red]rejected:[/] {_esc('; '.join(ev.get('reasons', [])))}")
+        elif kind == "conditions.finished":
+            for r in ev.get("results", []):
+                mark = "[green]✔[/]" if r["passed"] else "[red]✘[/]"
+                p(f"  {mark} {_esc(r['command'])}: {_esc(r['summary'])}")
+        elif kind == "oracle.finished":
+            p(f"  oracle: {ev.get('verdict')} (confidence {ev.get('confidence')})")
+        elif kind == "goal.converged":
+            p(f"[bold green]converged[/] at iteration {n or ev.get('iteration')}, ${ev.get('spentDollars', 0):.2f}")
+        elif kind == "goal.escalated":
+            p(f"[bold red]escalated[/] ({ev.get('reason')}): {_esc(ev.get('detail'))}")
+            p(f"  triage item {ev.get('triageId')}: `goalkeeper triage show {ev.get('triageId')}`")
+        elif kind == "goal.paused":
+            p(f"[yellow]paused[/]: {_esc(ev.get('detail'))}; resume with `goalkeeper goal resume {ev['goalId']}`")
+        elif kind == "goal.abandoned":
+            p("[red]abandoned[/]")
+
+
+_PHASE_TEXT = {
+    "iteration.started": "iteration {n}: the maker is working…",
+    "maker.finished": "iteration {n}: running the stopping conditions…",
+    "conditions.finished": "iteration {n}: the oracle is judging…",
+}
+
+
+def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
+    """Run the loop; on a terminal a rich spinner names the phase in flight."""
+    progress = _Progress(as_json)
+    if as_json or not out_console.is_terminal:
+        return run_goal(goal_id, on_event=progress)
+    with out_console.status("starting…") as status:
+        progress.status = status
+        return run_goal(goal_id, on_event=progress)
+
+
+def _esc(text: object) -> str:
+    return str(text).replace("[", r"\[")
+
+
+def _exit_for(goal: Goal) -> int:
+    return {"converged": EXIT_OK, "paused": EXIT_OK, "escalated": EXIT_ESCALATED}.get(goal.state, EXIT_ERROR)
+
+
+@command.command("run")
+@click.argument("goal_id")
+@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines.")
+@handle_errors
+def run_cmd(goal_id: str, as_json: bool) -> None:
+    """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
+    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+
+
+@command.command("resume")
+@click.argument("goal_id")
+@click.option("--max-iterations", type=int, help="Raise the iteration limit.")
+@click.option("--max-dollars", type=float, help="Raise the dollar limit.")
+@click.option("--max-duration", help="Raise the duration limit.")
+@click.option("--no-run", is_flag=True, help="Only mark it active; run it later with `goal run`.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | None,
+               max_duration: str | None, no_run: bool, as_json: bool) -> None:
+    """Continue a paused goal (the maker gets the last nextHint)."""
+    goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
+                       max_duration=max_duration)
+    if no_run:
+        echo_json({"goalId": goal_id, "state": goal.state}) if as_json else click.echo(f"{goal_id} active")
+        return
+    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+
+
+@command.command("pause")
+@click.argument("goal_id")
+@handle_errors
+def pause_cmd(goal_id: str) -> None:
+    """Pause a goal; a running loop stops at its next phase boundary."""
+    what = pause_goal(goal_id)
+    click.echo(f"{goal_id}: pause {'requested (the loop stops at the next phase)' if what == 'requested' else 'done'}")
+
+
+@command.command("abandon")
+@click.argument("goal_id")
+@handle_errors
+def abandon_cmd(goal_id: str) -> None:
+    """Give up on a goal (state failed, escalation reason manual)."""
+    what = abandon_goal(goal_id)
+    click.echo(f"{goal_id}: {'abandon requested' if what == 'requested' else 'abandoned'}")
+
+
+@command.command("rollback")
+@click.argument("goal_id")
+@click.option("--to", "to", type=int, required=True, help="Checkpoint number (0 = before the goal).")
+@handle_errors
+def rollback_cmd(goal_id: str, to: int) -> None:
+    """Restore the working tree to the checkpoint of iteration N (HEAD and index untouched)."""
+    deleted = rollback_goal(goal_id, to)
+    click.echo(f"{goal_id}: working tree restored to checkpoint {to}"
+               + (f" ({len(deleted)} file(s) removed)" if deleted else ""))
+
+
+def _status(goal: Goal) -> dict[str, Any]:
+    last = goal.history[-1] if goal.history else None
+    return {
+        "goalId": goal.goal_id,
+        "state": goal.state,
+        "objective": goal.objective,
+        "iterations": len(goal.history),
+        "maxIterations": goal.budget.max_iterations,
+        "spentDollars": goal.spent_dollars(),
+        "elapsedSeconds": goal.elapsed_seconds,
+        "phase": last.phase if last else None,
+        "lastConditions": [
+            {"command": c.command, "passed": c.passed, "summary": c.summary}
+            for c in (last.condition_results if last else [])
+        ],
+        "lastHint": goal.last_hint(),
+        "escalation": goal.escalation.dump() if goal.escalation else None,
+    }
+
+
+_STATE_STYLE = {"active": "cyan", "paused": "yellow", "converged": "green", "escalated": "red", "failed": "red"}
+
+
+@command.command("status")
+@click.argument("goal_id")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def status_cmd(goal_id: str, as_json: bool) -> None:
+    """One goal's state, spend and last condition results."""
+    s = _status(load_goal(goal_id))
+    if as_json:
+        echo_json(s)
+        return
+    style = _STATE_STYLE.get(s["state"], "white")
+    out_console.print(f"{s['goalId']} [{style}]{s['state']}[/]: {_esc(s['objective'])}")
+    out_console.print(f"  iterations {s['iterations']}/{s['maxIterations'] or '∞'}, "
+                      f"${s['spentDollars']:.2f}, {s['elapsedSeconds']:.0f}s active")
+    for c in s["lastConditions"]:
+        out_console.print(f"  {'✔' if c['passed'] else '✘'} {_esc(c['command'])}: {_esc(c['summary'])}")
+    if s["escalation"]:
+        e = s["escalation"]
+        out_console.print(f"  escalated: {e['reason']}: {_esc(e['detail'])} (triage {e.get('triageId')})")
+
+
+@command.command("show")
+@click.argument("goal_id")
+@click.option("--json", "as_json", is_flag=True, help="The whole goal file, migrated.")
+@handle_errors
+def show_cmd(goal_id: str, as_json: bool) -> None:
+    """Everything about a goal, including every iteration."""
+    goal = load_goal(goal_id)
+    if as_json:
+        echo_json(goal.dump())
+        return
+    status_cmd.callback(goal_id, False)  # type: ignore[misc]
+    for c in goal.stopping_conditions:
+        out_console.print(f"  until {_esc(c.label())}")
+    for h in goal.history:
+        verdict = f"rejected: {h.rejected}" if h.rejected else (h.oracle_verdict or f"in {h.phase}")
+        out_console.print(f"  #{h.iteration} {_esc(verdict)}; maker: {_esc(h.maker_summary or '-')}; "
+                          f"${h.cost_dollars:.2f}")
+        for r in h.reasons:
+            out_console.print(f"      {_esc(r)}")
+
+
+@command.command("list")
+@click.option("--active", is_flag=True, help="Only active and paused goals.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def list_cmd(active: bool, as_json: bool) -> None:
+    """All goals, oldest first."""
+    goals = sorted(list_goals(), key=lambda g: g.created_at or "")
+    if active:
+        goals = [g for g in goals if g.state in ("active", "paused")]
+    if as_json:
+        echo_json([_status(g) for g in goals])
+        return
+    if not goals:
+        out_console.print("no goals; create one with `goalkeeper goal new OBJECTIVE --until 'CMD'`")
+    for g in goals:
+        style = _STATE_STYLE.get(g.state, "white")
+        out_console.print(f"{g.goal_id}  [{style}]{g.state:<9}[/] {len(g.history):>3} it  "
+                          f"${g.spent_dollars():>6.2f}  {_esc(g.objective)}")

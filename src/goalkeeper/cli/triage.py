@@ -1,0 +1,128 @@
+"""``goalkeeper triage``: the inbox of escalations from runs, goals and heartbeats."""
+
+from __future__ import annotations
+
+import shlex
+
+import click
+
+from ..convergence import promote_item
+from ..store.triage import TriageItem, get_item, list_items, markdown_of, set_status
+from ._common import echo_json, handle_errors, out_console
+
+__all__ = ["command"]
+
+_STATUSES = ("pending", "acted", "dismissed", "deferred")
+_SEV = {"info": "blue", "warning": "yellow", "critical": "red"}
+
+
+def _esc(text: object) -> str:
+    return str(text).replace("[", r"\[")
+
+
+@click.group("triage")
+def command() -> None:
+    """The triage inbox: escalations wait here for a human decision."""
+
+
+@command.command("list")
+@click.option("--status", type=click.Choice(_STATUSES), help="Only items with this status.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def list_cmd(status: str | None, as_json: bool) -> None:
+    """Items, oldest first."""
+    items = list_items(status=status)
+    if as_json:
+        echo_json([i.model_dump(mode="json") for i in items])
+        return
+    if not items:
+        out_console.print("triage inbox is empty" + (f" (status {status})" if status else ""))
+    for i in items:
+        sev = _SEV.get(i.severity, "white")
+        out_console.print(f"{i.id}  [{sev}]{i.severity:<8}[/] {i.status:<9} {i.source}:{i.source_id}  "
+                          f"{i.reason}: {_esc(i.summary)}")
+
+
+def _print_item(item: TriageItem) -> None:
+    p = out_console.print
+    p(f"[bold]{item.id}[/] {item.status} ({item.severity}) from {item.source} {item.source_id}")
+    p(f"  reason: {item.reason}\n  summary: {_esc(item.summary)}")
+    for a in item.suggested_actions:
+        p(f"  - {_esc(a)}")
+    if item.promoted_goal:
+        p(f"  promoted to goal {item.promoted_goal}")
+
+
+@command.command("show")
+@click.argument("item_id")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def show_cmd(item_id: str, as_json: bool) -> None:
+    """One item; prints its Markdown report when it has one."""
+    item = get_item(item_id)
+    if as_json:
+        echo_json({**item.model_dump(mode="json"), "markdown": markdown_of(item_id)})
+        return
+    _print_item(item)
+    md = markdown_of(item_id)
+    if md:
+        click.echo("")
+        click.echo(md)
+
+
+@command.command("act")
+@click.argument("item_id")
+@click.option("--goal", "as_goal", is_flag=True, help="Promote the item to a new goal.")
+@click.option("--until", multiple=True, metavar="CMD", help="Stopping condition for the new goal.")
+@click.option("--type", "types", multiple=True, help="Type of the matching --until.")
+@click.option("--maker", metavar="ARGV", help="Maker command for the new goal.")
+@click.option("--max-iterations", type=int)
+@click.option("--workspace", type=click.Path(file_okay=False, exists=True))
+@click.option("--note", help="Why / what you did.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[str, ...],
+            maker: str | None, max_iterations: int | None, workspace: str | None,
+            note: str | None, as_json: bool) -> None:
+    """Mark an item acted on; with --goal, turn it into a new goal (objective = its summary)."""
+    if as_goal:
+        goal = promote_item(item_id, until=list(until), types=list(types),
+                            maker_argv=shlex.split(maker) if maker else None,
+                            max_iterations=max_iterations, workspace=workspace)
+        item = set_status(item_id, "acted", note=note, promoted_goal=goal.goal_id)
+        if as_json:
+            echo_json({"item": item.model_dump(mode="json"), "goalId": goal.goal_id})
+        else:
+            click.echo(f"{item_id}: promoted to goal {goal.goal_id}; run it with `goalkeeper goal run {goal.goal_id}`")
+        return
+    if until:
+        raise click.UsageError("--until only makes sense with --goal")
+    _set(item_id, "acted", note, as_json)
+
+
+def _set(item_id: str, status: str, note: str | None, as_json: bool) -> None:
+    item = set_status(item_id, status, note=note)  # type: ignore[arg-type]
+    if as_json:
+        echo_json(item.model_dump(mode="json"))
+    else:
+        click.echo(f"{item_id}: {status}")
+
+
+@command.command("dismiss")
+@click.argument("item_id")
+@click.option("--note")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def dismiss_cmd(item_id: str, note: str | None, as_json: bool) -> None:
+    """Close an item without acting on it."""
+    _set(item_id, "dismissed", note, as_json)
+
+
+@command.command("defer")
+@click.argument("item_id")
+@click.option("--note")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def defer_cmd(item_id: str, note: str | None, as_json: bool) -> None:
+    """Put an item aside for later."""
+    _set(item_id, "deferred", note, as_json)

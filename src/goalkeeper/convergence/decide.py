@@ -1,0 +1,148 @@
+"""What to do next, decided purely from the goal: start (or resume) an iteration, stop, or escalate.
+
+``decide`` does no I/O and reads no clock of its own: the driver passes ``now``
+and the instant active time was last accounted, so the same decision can be
+replayed in tests or inside a workflow engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .budget import from_budget, usage_of
+from .goal import EscalationReason, Goal, GoalState, Iteration, Phase
+
+__all__ = [
+    "Abandoned",
+    "Converged",
+    "Decision",
+    "Escalate",
+    "Finished",
+    "Paused",
+    "StartIteration",
+    "decide",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class StartIteration:
+    """Run iteration ``number`` from ``phase`` on (``resumed`` after a crash or pause)."""
+
+    number: int
+    phase: Phase = "maker"
+    hint: str | None = None
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Escalate:
+    reason: EscalationReason
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Converged:
+    iteration: int
+
+
+@dataclass(frozen=True, slots=True)
+class Paused:
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    detail: str = "abandoned by request"
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The goal already ended (converged, escalated or failed); nothing to do."""
+
+    state: GoalState
+
+
+Decision = StartIteration | Escalate | Converged | Paused | Abandoned | Finished
+
+
+def _tail(items: list[Iteration], n: int) -> list[Iteration] | None:
+    return items[-n:] if len(items) >= n else None
+
+
+def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
+    g = goal.guards
+    last = done[-1]
+    if last.oracle_verdict == "void":
+        return Escalate("tampering", f"iteration {last.iteration}: the oracle changed the working tree; verdict void")
+    streak = 0
+    for h in reversed(done):
+        if not h.rejected:
+            break
+        streak += 1
+    if streak >= g.max_rejections:
+        return Escalate(
+            "tampering",
+            f"{streak} consecutive iterations rejected (limit {g.max_rejections}); last: {last.rejected}",
+        )
+    fails = 0
+    for h in reversed(done):
+        if not (h.maker_timed_out or (h.maker_exit_code not in (0, None))):
+            break
+        fails += 1
+    if fails >= g.max_maker_failures:
+        what = "timed out" if last.maker_timed_out else f"exited {last.maker_exit_code}"
+        return Escalate(
+            "repeated_failure", f"the maker failed {fails} times in a row (limit {g.max_maker_failures}); last {what}"
+        )
+    n = g.no_progress_iterations
+    tail = _tail([h for h in done if not h.rejected], n)
+    if tail and all(h.tree_after is not None and h.tree_after == h.tree_before for h in tail):
+        return Escalate("no_progress", f"the maker left the working tree unchanged for {n} iterations")
+    if tail:
+        sigs = {tuple(sorted(c.signature for c in h.condition_results if not c.passed)) for h in tail}
+        if len(sigs) == 1 and next(iter(sigs)):
+            return Escalate("no_progress", f"the same conditions failed the same way for {n} iterations")
+    if (
+        last.oracle_verdict == "not_converged"
+        and last.confidence is not None
+        and last.confidence < goal.oracle.min_confidence
+    ):
+        return Escalate(
+            "oracle_uncertain",
+            f"oracle confidence {last.confidence:.2f} is below {goal.oracle.min_confidence:.2f}",
+        )
+    return None
+
+
+def decide(
+    goal: Goal, now: float, *, since: float | None = None, request: str | None = None
+) -> Decision:
+    """The next step for ``goal``. ``now - since`` is active time not yet in ``elapsedSeconds``."""
+    if goal.state in ("converged", "escalated", "failed"):
+        return Finished(goal.state)
+    if request == "abandon":
+        return Abandoned()
+    if request == "pause":
+        return Paused("pause requested")
+    if goal.state == "paused":
+        return Paused("the goal is paused")
+    limits = from_budget(goal.budget)
+    usage = usage_of(goal, (now - since) if since is not None else 0.0)
+    last = goal.history[-1] if goal.history else None
+    if last is not None and last.phase != "done":
+        if last.phase == "maker":  # the maker will be called again: the budget applies
+            err = limits.exceeded(usage)
+            if err is not None:
+                return Escalate("budget_exhausted", str(err))
+        return StartIteration(last.iteration, last.phase, last.hint, resumed=True)
+    done = goal.completed()
+    if done:
+        if done[-1].oracle_verdict == "converged":
+            return Converged(done[-1].iteration)
+        esc = _guard_escalation(goal, done)
+        if esc is not None:
+            return esc
+    err = limits.exceeded(usage)
+    if err is not None:
+        return Escalate("budget_exhausted", str(err))
+    return StartIteration(len(goal.history) + 1, "maker", goal.last_hint())

@@ -1,0 +1,273 @@
+"""The goal contract: what a goal file holds, as typed pydantic models.
+
+The JSON keys are camelCase and match the widely copied goal-convergence schema
+(``goalId``, ``stoppingConditions``, ``budget``, ``oracle``, ``state``,
+``history``, ``escalation``); goalkeeper adds ``schemaVersion``, ``workspace``,
+``maker``, ``guards`` and bookkeeping fields. No I/O happens here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
+
+from ..errors import ConfigError
+
+__all__ = [
+    "CONDITION_TYPES",
+    "DEFAULT_PROTECTED",
+    "ESCALATION_REASONS",
+    "GOAL_ID_PATTERN",
+    "PLACEHOLDERS",
+    "SCHEMA_VERSION",
+    "WRITE_TOOLS",
+    "check_rules",
+    "Budget",
+    "ConditionResult",
+    "Escalation",
+    "Goal",
+    "GoalState",
+    "Guards",
+    "Iteration",
+    "MakerSpec",
+    "OracleConfig",
+    "Phase",
+    "StoppingCondition",
+    "parse_duration",
+]
+
+SCHEMA_VERSION = 1
+GOAL_ID_PATTERN = r"^goal-[a-z0-9]{8}$"
+CONDITION_TYPES = ("test_pass", "lint_clean", "coverage_threshold", "build_pass", "custom_command")
+ESCALATION_REASONS = (
+    "budget_exhausted", "repeated_failure", "oracle_uncertain", "no_progress", "tampering", "manual",
+)
+PLACEHOLDERS = ("{objective}", "{hint}", "{iteration}", "{goal_id}")
+# Tools an oracle must never hold: it judges, it does not touch the tree.
+WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "write", "edit", "bash", "shell"})
+# Tests and CI/config: what a cornered maker is tempted to edit instead of the code.
+DEFAULT_PROTECTED = (
+    "test_*.py", "*_test.py", "tests/**", "test/**", "conftest.py",
+    "*.test.*", "*.spec.*", "__tests__/**",
+    ".github/**", ".gitlab-ci.yml", ".circleci/**", "azure-pipelines.yml", "Jenkinsfile",
+    "pyproject.toml", "setup.cfg", "tox.ini", "noxfile.py", "pytest.ini", ".coveragerc",
+    "ruff.toml", ".ruff.toml", "mypy.ini", ".pre-commit-config.yaml",
+    "package.json", "tsconfig.json", "jest.config.*", ".eslintrc*", "eslint.config.*",
+)
+
+ConditionType = Literal["test_pass", "lint_clean", "coverage_threshold", "build_pass", "custom_command"]
+GoalState = Literal["active", "paused", "converged", "escalated", "failed"]
+EscalationReason = Literal[
+    "budget_exhausted", "repeated_failure", "oracle_uncertain", "no_progress", "tampering", "manual"
+]
+Phase = Literal["maker", "conditions", "oracle", "done"]
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
+_UNIT = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, None: 1.0}
+
+
+def parse_duration(text: str | float | int | None) -> float | None:
+    """``"2h"``, ``"30m"``, ``"90s"`` or a number of seconds -> seconds (None stays None)."""
+    if text is None:
+        return None
+    if isinstance(text, int | float):
+        return float(text)
+    m = _DURATION.match(text)
+    if not m:
+        raise ConfigError(f"cannot read duration {text!r}; write it like '2h', '30m', '90s' or 45")
+    return float(m.group(1)) * _UNIT[m.group(2)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", validate_assignment=True
+    )
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class StoppingCondition(_Model):
+    """A check we run ourselves after each iteration; the maker never reports it."""
+
+    type: ConditionType = "custom_command"
+    command: str | list[str] = Field(description="argv list, or a string split like a shell would (no shell runs)")
+    threshold: float | None = Field(default=None, description="coverage_threshold: minimum percent")
+    description: str | None = None
+    timeout: str | float | None = Field(default="10m", description="per-run timeout ('10m', seconds)")
+
+    @field_validator("command")
+    @classmethod
+    def _nonempty(cls, v: str | list[str]) -> str | list[str]:
+        if not (v if isinstance(v, list) else v.strip()):
+            raise ValueError("a stopping condition needs a non-empty command")
+        return v
+
+    def label(self) -> str:
+        cmd = self.command if isinstance(self.command, str) else " ".join(self.command)
+        return self.description or f"{self.type}: {cmd}"
+
+
+class Budget(_Model):
+    """Limits checked before every maker call; ``None`` means unlimited (at least one must be set)."""
+
+    max_iterations: int | None = Field(default=15, ge=1)
+    max_duration: str | float | None = Field(default="2h", description="wall time excluding paused time")
+    max_dollars: float | None = Field(default=10.0, ge=0)
+
+    @field_validator("max_duration")
+    @classmethod
+    def _duration(cls, v: str | float | None) -> str | float | None:
+        try:
+            parse_duration(v)
+        except ConfigError as e:
+            raise ValueError(str(e)) from None
+        return v
+
+
+class OracleConfig(_Model):
+    """The judge. ``model: deterministic`` is built in; LLM oracles plug in behind the same interface."""
+
+    model: str = "deterministic"
+    allowed_tools: list[str] = Field(default_factory=lambda: ["Read", "Grep", "Glob"])
+    prompt: str | None = None
+    min_confidence: float = Field(default=0.5, ge=0, le=1)
+
+
+class MakerSpec(_Model):
+    """How the maker is built from the makers registry (``command`` is built in)."""
+
+    type: str = "command"
+    argv: list[str] = Field(default_factory=list)
+    model: str | None = Field(default=None, description="who makes; must differ from the oracle's model")
+    timeout: str | float | None = "30m"
+    env: dict[str, str] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Guards(_Model):
+    """Defences against the known ways a maker fakes progress."""
+
+    protected_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
+    max_rejections: int = Field(default=2, ge=1, description="tampering rejections before escalating")
+    no_progress_iterations: int = Field(default=3, ge=1)
+    max_maker_failures: int = Field(default=3, ge=1)
+    checkpoint: bool = True
+
+
+class ConditionResult(_Model):
+    type: ConditionType
+    command: str
+    passed: bool
+    exit_code: int | None = None
+    summary: str = ""
+    observed: float | None = None
+    signature: str = ""
+    output_tail: str = ""
+    duration_seconds: float = 0.0
+
+
+class Iteration(_Model):
+    """One maker -> conditions -> oracle round; ``phase`` is the next step still to do."""
+
+    iteration: int = Field(ge=1)
+    phase: Phase = "done"
+    started_at: str | None = None
+    finished_at: str | None = None
+    hint: str | None = Field(default=None, description="the nextHint the maker was given")
+    maker_summary: str | None = None
+    maker_exit_code: int | None = None
+    maker_timed_out: bool = False
+    cost_dollars: float = 0.0
+    restarts: int = 0
+    tree_before: str | None = None
+    tree_after: str | None = None
+    checkpoint: str | None = None
+    rejected: str | None = None
+    condition_results: list[ConditionResult] = Field(default_factory=list)
+    oracle_verdict: Literal["converged", "not_converged", "void"] | None = None
+    reasons: list[str] = Field(default_factory=list)
+    next_hint: str | None = None
+    confidence: float | None = None
+
+
+class Escalation(_Model):
+    reason: EscalationReason
+    detail: str = ""
+    at: str | None = None
+    triage_id: str | None = None
+
+
+class Goal(_Model):
+    """One goal: objective, stopping conditions, budget, judge, and everything that happened."""
+
+    schema_version: int = SCHEMA_VERSION
+    goal_id: str = Field(pattern=GOAL_ID_PATTERN)
+    objective: str = Field(min_length=1)
+    stopping_conditions: list[StoppingCondition] = Field(min_length=1)
+    budget: Budget = Field(default_factory=Budget)
+    oracle: OracleConfig = Field(default_factory=OracleConfig)
+    maker: MakerSpec = Field(default_factory=MakerSpec)
+    guards: Guards = Field(default_factory=Guards)
+    workspace: str | None = Field(default=None, description="directory the maker works in; null = cwd")
+    state: GoalState = "active"
+    created_at: str | None = None
+    updated_at: str | None = None
+    elapsed_seconds: float = Field(default=0.0, description="active wall time, paused time excluded")
+    baseline_at: str | None = Field(default=None, description="when protected paths were hashed")
+    protected_baseline: dict[str, str] = Field(default_factory=dict)
+    marker_baseline: dict[str, int] = Field(default_factory=dict)
+    history: list[Iteration] = Field(default_factory=list)
+    escalation: Escalation | None = None
+    source: dict[str, Any] = Field(default_factory=dict, description="where the goal came from")
+
+    # derived views used by decide() and the CLI ---------------------------------
+    def completed(self) -> list[Iteration]:
+        return [h for h in self.history if h.phase == "done"]
+
+    def spent_dollars(self) -> float:
+        return round(sum(h.cost_dollars for h in self.history), 6)
+
+    def last_hint(self) -> str | None:
+        for h in reversed(self.history):
+            if h.phase == "done" and h.next_hint:
+                return h.next_hint
+        return None
+
+
+def check_rules(goal: Goal) -> None:
+    """The hard bans, enforced before a goal is saved or run; each error names the fix."""
+    where = f"goal {goal.goal_id}"
+    if not goal.stopping_conditions:
+        raise ConfigError(f"{where}: stoppingConditions is empty; add one with --until 'CMD'")
+    b = goal.budget
+    if b.max_iterations is None and b.max_duration is None and b.max_dollars is None:
+        raise ConfigError(
+            f"{where}: budget has no limit; set at least one of maxIterations, maxDuration, maxDollars"
+        )
+    for i, c in enumerate(goal.stopping_conditions):
+        if c.type == "coverage_threshold" and c.threshold is None:
+            raise ConfigError(f"{where}: stoppingConditions[{i}] is coverage_threshold without a threshold")
+    m, o = goal.maker, goal.oracle
+    maker_ids = {x for x in (m.model, m.type if m.type != "command" else None) if x}
+    if o.model in maker_ids:
+        raise ConfigError(
+            f"{where}: the oracle ({o.model!r}) is also the maker; the judge must be someone else"
+        )
+    writers = sorted(t for t in o.allowed_tools if t in WRITE_TOOLS)
+    if writers:
+        raise ConfigError(
+            f"{where}: oracle.allowedTools {writers} can write; the oracle is read-only "
+            "(allowed e.g. Read, Grep, Glob)"
+        )
+    for i, arg in enumerate(m.argv):
+        for ph in PLACEHOLDERS:
+            if ph in arg and arg != ph:
+                env = "GOALKEEPER_" + ph.strip("{}").upper()
+                raise ConfigError(
+                    f"{where}: maker.argv[{i}] embeds {ph} inside {arg!r}; placeholders must be whole "
+                    f"arguments (no shell splicing) - or read ${env} in the maker"
+                )

@@ -1,0 +1,318 @@
+"""Goal lifecycle outside the loop: create, pause, resume, abandon, roll back, escalate, promote.
+
+Anything that changes a goal file takes the goal's lock first; when a loop is
+running (the lock is taken) pause/abandon leave a request that the loop obeys
+at its next phase boundary.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, LockedError
+from ..store import goals as gstore
+from ..store import triage
+from ..store.home import home, new_id, now_iso
+from .goal import (
+    Budget,
+    Escalation,
+    EscalationReason,
+    Goal,
+    Guards,
+    MakerSpec,
+    OracleConfig,
+    StoppingCondition,
+    check_rules,
+)
+from .persist import load_goal, save_goal
+from .worktree import restore
+
+__all__ = [
+    "abandon_goal",
+    "checkpoint_ref",
+    "conditions_from_commands",
+    "create_goal",
+    "escalate",
+    "infer_type",
+    "pause_goal",
+    "promote_item",
+    "resume_goal",
+    "rollback_goal",
+]
+
+_TYPE_HINTS = (
+    ("coverage_threshold", ("coverage report", "coverage json", "--cov")),
+    ("test_pass", ("pytest", "unittest", "py.test", "npm test", "go test", "cargo test", "jest", "vitest", "tox")),
+    ("lint_clean", ("ruff", "flake8", "pylint", "mypy", "eslint", "black --check", "golangci", "clippy")),
+    ("build_pass", ("make", "build", "cargo build", "tsc", "go build")),
+)
+
+
+def infer_type(command: str) -> str:
+    """A sensible condition type for a command (``pytest -q`` -> test_pass); explicit --type wins."""
+    low = command.lower()
+    for kind, needles in _TYPE_HINTS:
+        if any(n in low for n in needles):
+            return kind
+    return "custom_command"
+
+
+def conditions_from_commands(
+    commands: list[str], types: list[str] | None = None, threshold: float | None = None
+) -> list[StoppingCondition]:
+    """Pair the i-th ``--type`` with the i-th ``--until``; missing types are inferred."""
+    types = list(types or [])
+    if len(types) > len(commands):
+        raise ConfigError(f"{len(types)} --type values for {len(commands)} --until commands")
+    out = []
+    for i, cmd in enumerate(commands):
+        kind = types[i] if i < len(types) else infer_type(cmd)
+        out.append(StoppingCondition.model_validate(
+            {"type": kind, "command": cmd, "threshold": threshold if kind == "coverage_threshold" else None}
+        ))
+    return out
+
+
+def checkpoint_ref(goal_id: str, n: int) -> str:
+    return f"refs/goalkeeper/{goal_id}/{n}"
+
+
+def create_goal(
+    objective: str,
+    conditions: list[StoppingCondition],
+    *,
+    budget: Budget | None = None,
+    maker: MakerSpec | None = None,
+    oracle: OracleConfig | None = None,
+    guards: Guards | None = None,
+    workspace: str | Path | None = None,
+    source: dict[str, Any] | None = None,
+    root: Path | None = None,
+) -> Goal:
+    """Validate the hard rules, then persist the goal before anything else happens."""
+    if not conditions:
+        raise ConfigError("a goal needs at least one stopping condition; add one with --until 'CMD'")
+    ws = Path(workspace or os.getcwd()).resolve()
+    if not ws.is_dir():
+        raise ConfigError(f"workspace {ws} is not a directory")
+    ts = now_iso()
+    goal = Goal(
+        goal_id=new_id("goal"),
+        objective=objective,
+        stopping_conditions=conditions,
+        budget=budget or Budget(),
+        maker=maker or MakerSpec(),
+        oracle=oracle or OracleConfig(),
+        guards=guards or Guards(),
+        workspace=str(ws),
+        created_at=ts,
+        source=source or {},
+    )
+    check_rules(goal)
+    save_goal(goal, root)
+    gstore.append_event(goal.goal_id, "goal.created", root, objective=objective)
+    return goal
+
+
+def _locked_or_request(goal_id: str, request: gstore.ControlRequest, root: Path | None) -> Goal | None:
+    """Apply now if no loop runs (returns the goal to change); else leave a request (returns None)."""
+    lock = gstore.goal_lock(goal_id, root)
+    try:
+        lock.acquire()
+    except LockedError:
+        gstore.request_control(goal_id, request, root)
+        return None
+    lock.release()
+    return load_goal(goal_id, root)
+
+
+def pause_goal(goal_id: str, root: Path | None = None) -> str:
+    goal = load_goal(goal_id, root)
+    if goal.state != "active":
+        raise ConfigError(f"goal {goal_id} is {goal.state}; only an active goal can be paused")
+    with_lock = _locked_or_request(goal_id, "pause", root)
+    if with_lock is None:
+        return "requested"
+    with gstore.goal_lock(goal_id, root):
+        goal = load_goal(goal_id, root)
+        goal.state = "paused"
+        save_goal(goal, root)
+        gstore.append_event(goal_id, "goal.paused", root, detail="paused while not running")
+    return "paused"
+
+
+def abandon_goal(goal_id: str, root: Path | None = None) -> str:
+    goal = load_goal(goal_id, root)
+    if goal.state in ("converged", "failed"):
+        raise ConfigError(f"goal {goal_id} is already {goal.state}")
+    if _locked_or_request(goal_id, "abandon", root) is None:
+        return "requested"
+    with gstore.goal_lock(goal_id, root):
+        goal = load_goal(goal_id, root)
+        goal.state = "failed"
+        goal.escalation = Escalation(reason="manual", detail="abandoned by the user", at=now_iso())
+        save_goal(goal, root)
+        gstore.clear_request(goal_id, root)
+        gstore.append_event(goal_id, "goal.abandoned", root)
+    return "abandoned"
+
+
+def resume_goal(
+    goal_id: str,
+    *,
+    max_iterations: int | None = None,
+    max_dollars: float | None = None,
+    max_duration: str | None = None,
+    root: Path | None = None,
+) -> Goal:
+    """Make a paused goal active again (or a budget-exhausted one, with a raised budget)."""
+    with gstore.goal_lock(goal_id, root):
+        goal = load_goal(goal_id, root)
+        raised = any(v is not None for v in (max_iterations, max_dollars, max_duration))
+        if goal.state == "escalated":
+            if goal.escalation is None or goal.escalation.reason != "budget_exhausted" or not raised:
+                reason = goal.escalation.reason if goal.escalation else "unknown"
+                raise ConfigError(
+                    f"goal {goal_id} escalated ({reason}); only a budget_exhausted goal can be resumed, "
+                    "with a raised budget (--max-iterations/--max-dollars/--max-duration); "
+                    "otherwise start over with `goalkeeper triage act ITEM --goal`"
+                )
+        elif goal.state not in ("paused", "active"):
+            raise ConfigError(f"goal {goal_id} is {goal.state}; it cannot be resumed")
+        if raised:
+            b = goal.budget.model_dump()
+            for key, val in (("max_iterations", max_iterations), ("max_dollars", max_dollars),
+                             ("max_duration", max_duration)):
+                if val is not None:
+                    b[key] = val
+            goal.budget = Budget.model_validate(b)
+        goal.state = "active"
+        goal.escalation = None
+        gstore.clear_request(goal_id, root)
+        save_goal(goal, root)
+        gstore.append_event(goal_id, "goal.resumed", root, hint=goal.last_hint())
+    return goal
+
+
+def rollback_goal(goal_id: str, to: int, root: Path | None = None) -> list[str]:
+    """Restore the workspace to checkpoint ``to`` (0 = the tree when the goal started)."""
+    with gstore.goal_lock(goal_id, root):
+        goal = load_goal(goal_id, root)
+        ws = Path(goal.workspace or os.getcwd())
+        deleted = restore(ws, checkpoint_ref(goal_id, to), exclude=[root or home()])
+        gstore.append_event(goal_id, "goal.rolledback", root, to=to, deleted=deleted)
+    return deleted
+
+
+_SUGGESTIONS: dict[str, list[str]] = {
+    "budget_exhausted": [
+        "give it more room: `goalkeeper goal resume {gid} --max-iterations N`",
+        "start over as a fresh goal: `goalkeeper triage act {tid} --goal`",
+    ],
+    "tampering": [
+        "inspect what the maker did: `git diff refs/goalkeeper/{gid}/0 refs/goalkeeper/{gid}/{n}`",
+        "tell the maker not to touch tests/CI, or change the protected paths",
+    ],
+    "no_progress": ["change the maker, sharpen the objective, or split the goal"],
+    "repeated_failure": ["run the maker by hand in the workspace and fix its setup"],
+    "oracle_uncertain": ["judge the last iteration yourself: `goalkeeper goal show {gid}`"],
+    "manual": [],
+}
+
+
+def _report(goal: Goal, reason: str, detail: str) -> str:
+    lines = [f"# Goal {goal.goal_id} escalated: {reason}", "", detail, "", f"**Objective:** {goal.objective}", ""]
+    lines += ["## Stopping conditions", ""]
+    lines += [f"- `{c.type}`: {c.description or ''} `{c.command}`" for c in goal.stopping_conditions]
+    lines += ["", "## Iterations", ""]
+    for h in goal.history:
+        failing = [c.command for c in h.condition_results if not c.passed]
+        status = f"rejected: {h.rejected}" if h.rejected else (h.oracle_verdict or h.phase)
+        lines.append(f"- {h.iteration}: {status}; maker: {h.maker_summary or '-'}; failing: {failing or '-'}")
+    lines += ["", f"Spent ${goal.spent_dollars():.2f} over {goal.elapsed_seconds:.0f}s of active time.", ""]
+    return "\n".join(lines)
+
+
+def escalate(goal: Goal, reason: EscalationReason, detail: str, root: Path | None = None) -> Goal:
+    """Mark the goal escalated (persisted first), then file the triage item and record its id."""
+    if goal.escalation is None or goal.state != "escalated":
+        goal.state = "escalated"
+        goal.escalation = Escalation(reason=reason, detail=detail, at=now_iso())
+        save_goal(goal, root)
+    esc = goal.escalation
+    assert esc is not None
+    if esc.triage_id is None:
+        last = goal.history[-1] if goal.history else None
+        ctx: dict[str, Any] = {
+            "goalId": goal.goal_id,
+            "objective": goal.objective,
+            "workspace": goal.workspace,
+            "stoppingConditions": [c.dump() for c in goal.stopping_conditions],
+            "maker": goal.maker.dump(),
+            "iterations": len(goal.history),
+            "spentDollars": goal.spent_dollars(),
+            "lastConditionResults": [
+                {"type": c.type, "command": c.command, "passed": c.passed, "summary": c.summary}
+                for c in (last.condition_results if last else [])
+            ],
+            "lastHint": goal.last_hint(),
+        }
+        actions = [
+            s.format(gid=goal.goal_id, tid="<this-item-id>", n=last.iteration if last else 0)
+            for s in _SUGGESTIONS.get(esc.reason, [])
+        ]
+        item = triage.file_item(
+            source="goal",
+            source_id=goal.goal_id,
+            reason=esc.reason,
+            summary=goal.objective,
+            context=ctx,
+            suggested_actions=actions,
+            severity="critical" if esc.reason == "tampering" else "warning",
+            markdown=_report(goal, esc.reason, esc.detail),
+            root=root,
+        )
+        esc.triage_id = item.id
+        save_goal(goal, root)
+    return goal
+
+
+def promote_item(
+    item_id: str,
+    *,
+    until: list[str] | None = None,
+    types: list[str] | None = None,
+    maker_argv: list[str] | None = None,
+    max_iterations: int | None = None,
+    workspace: str | None = None,
+    root: Path | None = None,
+) -> Goal:
+    """Turn a triage item into a new goal: objective from its summary, conditions from flags or context."""
+    item = triage.get_item(item_id, root)
+    ctx = item.context
+    if until:
+        conditions = conditions_from_commands(until, types)
+    elif isinstance(ctx.get("stoppingConditions"), list) and ctx["stoppingConditions"]:
+        conditions = [
+            StoppingCondition.model_validate(c if isinstance(c, dict) else {"type": infer_type(str(c)), "command": c})
+            for c in ctx["stoppingConditions"]
+        ]
+    elif isinstance(ctx.get("until"), list) and ctx["until"]:
+        conditions = conditions_from_commands([str(c) for c in ctx["until"]], types)
+    else:
+        raise ConfigError(
+            f"triage item {item_id} carries no stopping conditions; pass them with --until 'CMD'"
+        )
+    maker = MakerSpec(argv=maker_argv) if maker_argv else (
+        MakerSpec.model_validate(ctx["maker"]) if isinstance(ctx.get("maker"), dict) else None
+    )
+    budget = Budget(max_iterations=max_iterations) if max_iterations else None
+    ws = workspace or (ctx.get("workspace") if isinstance(ctx.get("workspace"), str) else None)
+    goal = create_goal(
+        item.summary, conditions, budget=budget, maker=maker, workspace=ws,
+        source={"triageId": item.id, "from": item.source, "fromId": item.source_id}, root=root,
+    )
+    triage.set_status(item_id, "acted", promoted_goal=goal.goal_id, root=root)
+    return goal

@@ -1,0 +1,151 @@
+"""The driver with in-process doubles (ScriptedMaker/ScriptedOracle) on real git workspaces."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from goalkeeper.adapters.makers import MakerRequest, MakerResult
+from goalkeeper.adapters.scripted import ScriptedMaker, ScriptedOracle
+from goalkeeper.convergence import (
+    Budget,
+    GoalLoop,
+    Guards,
+    OracleVerdict,
+    StoppingCondition,
+    create_goal,
+    load_goal,
+    run_goal,
+)
+from goalkeeper.errors import LockedError
+from goalkeeper.store import goals as gstore
+from goalkeeper.store.triage import list_items
+
+CHECK = StoppingCondition(
+    type="custom_command",
+    command=[sys.executable, "-c", "import pathlib,sys; sys.exit(0 if pathlib.Path('done.txt').exists() else 1)"],
+)
+
+
+def _write(name: str, text: str = "x") -> Callable[[MakerRequest], str]:
+    def step(req: MakerRequest) -> str:
+        (req.workspace / name).write_text(text)
+        return f"wrote {name}"
+
+    return step
+
+
+@pytest.fixture
+def ws(make_repo: Callable[..., Path]) -> Path:
+    return make_repo({"src.py": "print(1)\n", "tests/test_src.py": "def test(): pass\n"})
+
+
+def test_converges_and_persists_each_phase(ws: Path) -> None:
+    g = create_goal("make done.txt", [CHECK], workspace=ws)
+    maker = ScriptedMaker([_write("a.txt"), _write("done.txt")], cost_dollars=0.5)
+    events: list[dict[str, Any]] = []
+    goal = run_goal(g.goal_id, maker=maker, on_event=events.append)
+    assert goal.state == "converged" and len(goal.history) == 2
+    assert goal.spent_dollars() == 1.0
+    assert maker.calls[1].hint and "Still failing" in maker.calls[1].hint
+    kinds = [e["event"] for e in events]
+    assert kinds.count("iteration.started") == 2 and kinds[-2:] == ["goal.converged", "run.finished"]
+    on_disk = [e["event"] for e in gstore.read_events(g.goal_id)]
+    assert on_disk[0] == "goal.created" and "maker.finished" in on_disk
+    assert load_goal(g.goal_id).state == "converged"
+
+
+def test_oracle_saying_converged_is_not_enough(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, budget=Budget(max_iterations=1))
+    yes = OracleVerdict(True, ["looks good to me"], None, 1.0)
+    goal = run_goal(g.goal_id, maker=ScriptedMaker(["nothing"]), oracle=ScriptedOracle([yes]))
+    assert goal.state == "escalated" and goal.history[0].oracle_verdict == "not_converged"
+    assert any("not every condition passed" in r for r in goal.history[0].reasons)
+
+
+def test_oracle_that_writes_voids_the_verdict(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws)
+
+    def sneaky(req: Any) -> None:
+        (req.workspace / "done.txt").write_text("forged")
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([_write("a.txt")]), oracle=ScriptedOracle(act=sneaky))
+    assert goal.state == "escalated" and goal.escalation and goal.escalation.reason == "tampering"
+    assert goal.history[-1].oracle_verdict == "void"
+    assert not (ws / "done.txt").exists()  # restored to the maker's checkpoint
+
+
+def test_skip_marker_rejected_and_reverted(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws)
+
+    def skip(req: MakerRequest) -> str:
+        (req.workspace / "test_new.py").write_text("import pytest\n@pytest.mark.skip\ndef test(): pass\n")
+        return "added a test"
+
+    maker = ScriptedMaker([skip, _write("done.txt")])
+    goal = run_goal(g.goal_id, maker=maker)
+    assert goal.history[0].rejected and "skip" in goal.history[0].rejected
+    assert maker.calls[1].hint and "rejected" in maker.calls[1].hint
+    assert not (ws / "test_new.py").exists()
+    assert goal.state == "converged"
+
+
+def test_escalation_files_a_triage_item(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, budget=Budget(max_iterations=1))
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([_write("a.txt")]))
+    assert goal.escalation and goal.escalation.reason == "budget_exhausted"
+    items = list_items()
+    assert len(items) == 1 and items[0].id == goal.escalation.triage_id
+    assert items[0].source == "goal" and items[0].context["stoppingConditions"][0]["type"] == "custom_command"
+
+
+def test_pause_request_stops_at_the_next_phase_boundary(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws)
+
+    def pausing(req: MakerRequest) -> str:
+        gstore.request_control(req.goal_id, "pause")
+        return "made a change, then someone asked to pause"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([pausing]))
+    assert goal.state == "paused" and goal.history[-1].phase == "conditions"
+    assert gstore.read_request(g.goal_id) is None
+
+
+def test_second_loop_is_refused(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws)
+    seen: list[str] = []
+
+    def nested(req: MakerRequest) -> str:
+        with pytest.raises(LockedError) as e:
+            GoalLoop(req.goal_id).run()
+        seen.append(str(e.value))
+        (req.workspace / "done.txt").write_text("x")
+        return "ok"
+
+    assert run_goal(g.goal_id, maker=ScriptedMaker([nested])).state == "converged"
+    assert "already running" in seen[0]
+
+
+def test_maker_failures_escalate(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, guards=Guards(max_maker_failures=2, no_progress_iterations=5))
+    bad = MakerResult(summary="crashed", exit_code=1)
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([lambda r: bad]))
+    assert goal.escalation and goal.escalation.reason == "repeated_failure"
+
+
+def test_fake_clock_duration_budget(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, budget=Budget(max_iterations=None, max_duration="10m"))
+    now = [0.0]
+
+    def slow(req: MakerRequest) -> str:
+        now[0] += 400.0  # each maker call "takes" 400 s of the injected clock
+        (req.workspace / f"f{req.iteration}").write_text("x")
+        return "slow"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([slow]), clock=lambda: now[0])
+    assert goal.escalation and goal.escalation.reason == "budget_exhausted"
+    assert len(goal.history) == 2 and goal.elapsed_seconds == 800.0
