@@ -17,13 +17,33 @@ from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, o
 @click.option("--yes", is_flag=True, help="Approve destructive actions marked confirm: true.")
 @click.option("--json", "as_json", is_flag=True, help="Stream one JSON object per event.")
 @click.option("--resume", "resume_id", metavar="RUN_ID", default=None, help="Continue a run from its last completed step.")
-@click.option("--search", default="astar", show_default=True, help="Planner search: astar, regression, greedy.")
+@click.option("--search", default="astar", show_default=True,
+              type=click.Choice(["astar", "regression", "greedy"]), help="Planner search.")
+@click.option("--runtime", type=click.Choice(["planner", "hybrid"]), default="planner", show_default=True,
+              help="hybrid: an LLM proposes each action, code validates it before it runs.")
+@click.option("--model", default=None, help="Model for --runtime hybrid (e.g. gpt-4o-mini).")
+@click.option("--provider", default="openai", show_default=True, help="LLM provider for --runtime hybrid.")
+@click.option("--base-url", default=None, help="OpenAI-compatible endpoint (default: env GOALKEEPER_LLM_BASE_URL).")
+@click.option("--max-dollars", type=click.FloatRange(min=0), default=None, help="Dollar budget for model calls.")
 @handle_errors
 def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bool,
-            resume_id: str | None, search: str) -> None:
+            resume_id: str | None, search: str, runtime: str, model: str | None, provider: str,
+            base_url: str | None, max_dollars: float | None) -> None:
     """Observe, plan, act one action per tick, replan after strikes, escalate when stuck."""
     if spec_path is None and resume_id is None:
         fail("give a SPEC to run, or --resume RUN_ID", EXIT_USAGE)
+    proposer = None
+    if runtime == "hybrid":
+        if not model:
+            fail("--runtime hybrid needs --model", EXIT_USAGE)
+        from ..llm import get_provider
+        from ..model.loader import load_spec
+        from ..runtime.hybrid import LLMProposer
+        from ..runtime.state import RunStore
+
+        path = spec_path or RunStore(resume_id or "").load().spec_path
+        llm = get_provider(provider, **({"base_url": base_url} if base_url else {}))
+        proposer = LLMProposer(load_spec(path), llm, model)
     interactive = sys.stdin.isatty() and not as_json
     opts = RunOptions(
         search=search,
@@ -31,6 +51,8 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         yes=yes,
         confirm=(lambda a: click.confirm(f"run destructive action {a}?", default=False)) if interactive else None,
         reporter=json_reporter if as_json else rich_reporter(out_console),
+        proposer=proposer,
+        max_dollars=max_dollars,
     )
     state = resume_run(resume_id, opts, spec_path) if resume_id else start_run(spec_path or "", opts)
     sys.exit(EXIT_OK if state.status == "reached" else EXIT_ESCALATED)

@@ -115,7 +115,7 @@ class LLMProposer:
             {"role": "user", "content": json.dumps(user, default=str)},
         ]
         res = structured(self.provider, self.model, messages, Proposal, reasks=self.reasks)
-        cost_known = not getattr(res, "cost_unknown", False)
+        cost_known = res.cost_known
         if res.value is None:
             why = "; ".join(res.errors[-1:]) or "no valid answer"
             return ProposalOutcome(None, res.cost_dollars, cost_known, f"the model gave no valid proposal: {why}")
