@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "Scaffold a new spec, interactively or from answers."),
     "goal": ("goal", "Goal convergence: maker iterates, conditions and oracle judge."),
     "heartbeat": ("heartbeat", "Run scan commands and file triage items or goals."),
+    "worker": ("worker", "Run a worker for a scale-out engine (Temporal)."),
 }
 
 
