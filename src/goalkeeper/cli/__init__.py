@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "Check a spec: schema errors and lint warnings."),
     "plan": ("plan", "Plan from a state to the spec's goal."),
     "schema": ("schema", "Print the JSON Schema of the spec or goal format."),
+    "observe": ("observe", "Observe every fact now; --check exits 0 only if the goal holds."),
     "run": ("run", "Run a spec: observe, plan, act one action per tick, replan, escalate."),
     "runs": ("runs", "List and show runs."),
     "triage": ("triage", "The triage inbox of escalations."),

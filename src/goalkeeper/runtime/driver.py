@@ -8,6 +8,7 @@ and writes every completed step to disk before starting the next one, so a
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,7 +365,11 @@ class _Runner:
             reason=esc.reason,
             summary=summary,
             context={"spec": st.spec_path, "gap_facts": gap_facts, "gaps": report["gaps"],
-                     "report": str(self.store.dir / "report.json")},
+                     "report": str(self.store.dir / "report.json"),
+                     # `triage act --goal` turns this into a goal whose stopping condition is
+                     # the spec's own goal, observed (never the agent's word).
+                     "until": [shlex.join(["goalkeeper", "observe", st.spec_path, "--check"])],
+                     "workspace": str(self.base)},
             suggested_actions=report["suggested_actions"],
             severity="critical" if esc.reason in ("unreachable", "no_admissible_action") else "warning",
             markdown=md,
