@@ -115,8 +115,15 @@ def test_repeated_maker_failure() -> None:
     assert isinstance(d, Escalate) and d.reason == "repeated_failure"
 
 
-def test_uncertain_oracle() -> None:
-    d = decide(_goal([_it(1, confidence=0.2)]), 0.0)
+def test_uncertain_oracle_escalates_after_n_in_a_row() -> None:
+    # One low-confidence verdict is tolerated (default maxUncertain 2); two in a row escalate.
+    assert isinstance(decide(_goal([_it(1, confidence=0.2)]), 0.0), StartIteration)
+    d = decide(_goal([_it(1, confidence=0.2), _it(2, confidence=0.1)]), 0.0)
+    assert isinstance(d, Escalate) and d.reason == "oracle_uncertain" and "2 iterations" in d.detail
+    # A confident verdict in between breaks the streak.
+    hist = [_it(1, confidence=0.2), _it(2, confidence=0.9), _it(3, confidence=0.2)]
+    assert isinstance(decide(_goal(hist), 0.0), StartIteration)
+    d = decide(_goal([_it(1, confidence=0.2)], guards={"maxUncertain": 1}), 0.0)
     assert isinstance(d, Escalate) and d.reason == "oracle_uncertain"
 
 

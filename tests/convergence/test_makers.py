@@ -46,6 +46,6 @@ def test_failing_maker_summary_quotes_stderr(tmp_path: Path) -> None:
 def test_registry() -> None:
     assert isinstance(get_maker(MakerSpec(argv=["true"])), CommandMaker)
     with pytest.raises(ConfigError, match="not registered"):
-        get_maker(MakerSpec(type="claude-code", argv=[]))
+        get_maker(MakerSpec(type="no-such-maker", argv=[]))
     with pytest.raises(ConfigError, match="--maker"):
         get_maker(MakerSpec(argv=[]))

@@ -83,9 +83,14 @@ def run_argv(
     env: Mapping[str, str] | None = None,
     merge_output: bool = True,
     stdin_text: str | None = None,
+    inherit_env: bool = True,
 ) -> ProcResult:
-    """Run ``argv`` in ``cwd``; a timeout or a missing program is a result, not an exception."""
-    full_env = dict(os.environ)
+    """Run ``argv`` in ``cwd``; a timeout or a missing program is a result, not an exception.
+
+    ``env`` is added to this process's environment, or is the whole environment
+    with ``inherit_env=False``.
+    """
+    full_env = dict(os.environ) if inherit_env else {}
     if env:
         full_env.update(env)
     args = resolve_argv(argv, full_env)

@@ -55,6 +55,7 @@ class MakerResult:
     exit_code: int | None = 0
     timed_out: bool = False
     output_tail: str = ""
+    cost_known: bool = True
 
 
 class Maker(Protocol):
@@ -133,6 +134,10 @@ def register_maker(name: str, factory: MakerFactory) -> None:
 
 def get_maker(spec: MakerSpec) -> Maker:
     factory = MAKERS.get(spec.type)
+    if factory is None:
+        from . import agents  # noqa: F401 - registers the coding-agent CLIs
+
+        factory = MAKERS.get(spec.type)
     if factory is None:
         raise ConfigError(f"maker type {spec.type!r} is not registered (known: {', '.join(sorted(MAKERS))})")
     return factory(spec)

@@ -30,6 +30,8 @@ from ..convergence import (
     run_goal,
 )
 from ..convergence.goal import CONDITION_TYPES, DEFAULT_PROTECTED
+from ..engines import get_engine
+from ..engines.cli_options import EngineChoice, engine_options
 from ._common import (
     EXIT_ERROR,
     EXIT_ESCALATED,
@@ -66,6 +68,9 @@ def command() -> None:
 @click.option("--threshold", type=float, help="Percent for coverage_threshold conditions.")
 @click.option("--maker", "maker", metavar="ARGV", help="Maker command, split into argv; "
               "{objective}/{hint} may be whole arguments.")
+@click.option("--maker-type", default="command", show_default=True,
+              help="command, or a coding-agent CLI: claude-code, codex, gemini, opencode, aider, goose.")
+@click.option("--maker-model", default=None, help="The maker's model (the oracle must use another).")
 @click.option("--maker-timeout", default="30m", show_default=True, help="Per-iteration maker timeout.")
 @click.option("--max-iterations", default="15", show_default=True, help="Number, or 'none'.")
 @click.option("--max-duration", default="2h", show_default=True, help="'2h', '30m', '90s' or 'none'.")
@@ -75,13 +80,17 @@ def command() -> None:
 @click.option("--no-default-protect", is_flag=True, help="Drop the default test/CI/config globs.")
 @click.option("--no-progress", "no_progress", default=3, show_default=True,
               help="Iterations without change before escalating no_progress.")
-@click.option("--oracle", "oracle_model", default="deterministic", show_default=True)
+@click.option("--oracle", "--oracle-model", "oracle_model", default="deterministic", show_default=True,
+              help="deterministic, openai:MODEL, anthropic:MODEL or agent:CLI[:MODEL] (read-only).")
+@click.option("--oracle-option", "oracle_options", multiple=True, metavar="KEY=VALUE",
+              help="Oracle provider setting, e.g. base_url=http://127.0.0.1:8080/v1 (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the goal as JSON.")
 @handle_errors
 def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], threshold: float | None,
-            maker: str | None, maker_timeout: str, max_iterations: str, max_duration: str,
+            maker: str | None, maker_type: str, maker_model: str | None, maker_timeout: str,
+            max_iterations: str, max_duration: str,
             max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
-            no_progress: int, oracle_model: str, as_json: bool) -> None:
+            no_progress: int, oracle_model: str, oracle_options: tuple[str, ...], as_json: bool) -> None:
     """Create a goal (persisted before anything runs) and print its id."""
     budget = Budget(
         max_iterations=_limit(max_iterations, int),
@@ -93,8 +102,9 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         objective,
         conditions_from_commands(list(until), list(types), threshold),
         budget=budget,
-        maker=MakerSpec(argv=shlex.split(maker) if maker else [], timeout=maker_timeout),
-        oracle=OracleConfig(model=oracle_model),
+        maker=MakerSpec(type=maker_type, argv=shlex.split(maker) if maker else [], model=maker_model,
+                        timeout=maker_timeout),
+        oracle=OracleConfig(model=oracle_model, options=_options(oracle_options)),
         guards=Guards(protected_paths=globs, no_progress_iterations=no_progress),
         workspace=workspace,
     )
@@ -102,7 +112,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         echo_json(goal.dump())
     else:
         click.echo(goal.goal_id)
-    if not maker:
+    if not maker and maker_type == "command":
         err_console.print(f"warning: {goal.goal_id} has no maker; `goal run` needs one (pass --maker 'PROGRAM ARGS')")
 
 
@@ -170,12 +180,36 @@ def _exit_for(goal: Goal) -> int:
     return {"converged": EXIT_OK, "paused": EXIT_OK, "escalated": EXIT_ESCALATED}.get(goal.state, EXIT_ERROR)
 
 
+def _load(goal_id: str, engine: EngineChoice) -> Goal:
+    if engine.is_local:
+        return load_goal(goal_id)
+    goal: Goal = get_engine(engine.name).fetch_goal(goal_id, engine.temporal())
+    return goal
+
+
+def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bool) -> int:
+    """Start the goal's workflow; follow its events from the shared store until it stops."""
+    cfg = engine.temporal()
+    goal: Goal = get_engine(engine.name).run_goal(goal_id, cfg, wait=not detach, on_event=_Progress(as_json))
+    if not detach:
+        return _exit_for(goal)
+    if as_json:
+        echo_json({"goalId": goal_id, "engine": engine.name, "taskQueue": cfg.task_queue, "state": "started"})
+    else:
+        click.echo(f"{goal_id}: started on {engine.name} (task queue {cfg.task_queue})")
+    return EXIT_OK
+
+
 @command.command("run")
 @click.argument("goal_id")
 @click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines.")
+@click.option("--detach", is_flag=True, help="With --engine temporal: start the workflow and return.")
+@engine_options
 @handle_errors
-def run_cmd(goal_id: str, as_json: bool) -> None:
+def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
     """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
+    if not engine.is_local:
+        sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
 
 
@@ -186,12 +220,20 @@ def run_cmd(goal_id: str, as_json: bool) -> None:
 @click.option("--max-duration", help="Raise the duration limit.")
 @click.option("--no-run", is_flag=True, help="Only mark it active; run it later with `goal run`.")
 @click.option("--json", "as_json", is_flag=True)
+@engine_options
 @handle_errors
 def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | None,
-               max_duration: str | None, no_run: bool, as_json: bool) -> None:
+               max_duration: str | None, no_run: bool, as_json: bool, engine: EngineChoice) -> None:
     """Continue a paused goal (the maker gets the last nextHint)."""
-    goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
-                       max_duration=max_duration)
+    if not engine.is_local:  # a signal to a paused workflow, or a new run of an escalated goal
+        goal = get_engine(engine.name).resume_goal(
+            goal_id, engine.temporal(), wait=not no_run, on_event=_Progress(as_json),
+            max_iterations=max_iterations, max_dollars=max_dollars, max_duration=max_duration)
+        if not no_run:
+            sys.exit(_exit_for(goal))
+    else:
+        goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
+                           max_duration=max_duration)
     if no_run:
         echo_json({"goalId": goal_id, "state": goal.state}) if as_json else click.echo(f"{goal_id} active")
         return
@@ -200,19 +242,22 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
 
 @command.command("pause")
 @click.argument("goal_id")
+@engine_options
 @handle_errors
-def pause_cmd(goal_id: str) -> None:
+def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Pause a goal; a running loop stops at its next phase boundary."""
-    what = pause_goal(goal_id)
+    what = pause_goal(goal_id) if engine.is_local else get_engine(engine.name).pause_goal(goal_id, engine.temporal())
     click.echo(f"{goal_id}: pause {'requested (the loop stops at the next phase)' if what == 'requested' else 'done'}")
 
 
 @command.command("abandon")
 @click.argument("goal_id")
+@engine_options
 @handle_errors
-def abandon_cmd(goal_id: str) -> None:
+def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Give up on a goal (state failed, escalation reason manual)."""
-    what = abandon_goal(goal_id)
+    what = (abandon_goal(goal_id) if engine.is_local
+            else get_engine(engine.name).abandon_goal(goal_id, engine.temporal()))
     click.echo(f"{goal_id}: {'abandon requested' if what == 'requested' else 'abandoned'}")
 
 
@@ -253,10 +298,11 @@ _STATE_STYLE = {"active": "cyan", "paused": "yellow", "converged": "green", "esc
 @command.command("status")
 @click.argument("goal_id")
 @click.option("--json", "as_json", is_flag=True)
+@engine_options
 @handle_errors
-def status_cmd(goal_id: str, as_json: bool) -> None:
+def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """One goal's state, spend and last condition results."""
-    s = _status(load_goal(goal_id))
+    s = _status(_load(goal_id, engine))
     if as_json:
         echo_json(s)
         return
@@ -274,20 +320,23 @@ def status_cmd(goal_id: str, as_json: bool) -> None:
 @command.command("show")
 @click.argument("goal_id")
 @click.option("--json", "as_json", is_flag=True, help="The whole goal file, migrated.")
+@engine_options
 @handle_errors
-def show_cmd(goal_id: str, as_json: bool) -> None:
+def show_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """Everything about a goal, including every iteration."""
-    goal = load_goal(goal_id)
+    goal = _load(goal_id, engine)
     if as_json:
         echo_json(goal.dump())
         return
-    status_cmd.callback(goal_id, False)  # type: ignore[misc]
+    status_cmd.callback(goal_id, False, engine=engine)  # type: ignore[misc]
     for c in goal.stopping_conditions:
         out_console.print(f"  until {_esc(c.label())}")
     for h in goal.history:
         verdict = f"rejected: {h.rejected}" if h.rejected else (h.oracle_verdict or f"in {h.phase}")
+        unknown = "" if h.cost_known else " (some prices unknown)"
         out_console.print(f"  #{h.iteration} {_esc(verdict)}; maker: {_esc(h.maker_summary or '-')}; "
-                          f"${h.cost_dollars:.2f}")
+                          f"${h.cost_dollars:.4f} = maker ${h.maker_cost_dollars:.4f} + oracle "
+                          f"${h.oracle_cost_dollars:.4f}{unknown}")
         for r in h.reasons:
             out_console.print(f"      {_esc(r)}")
 
@@ -295,10 +344,12 @@ def show_cmd(goal_id: str, as_json: bool) -> None:
 @command.command("list")
 @click.option("--active", is_flag=True, help="Only active and paused goals.")
 @click.option("--json", "as_json", is_flag=True)
+@engine_options
 @handle_errors
-def list_cmd(active: bool, as_json: bool) -> None:
+def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
     """All goals, oldest first."""
-    goals = sorted(list_goals(), key=lambda g: g.created_at or "")
+    found = list_goals() if engine.is_local else get_engine(engine.name).list_goals(engine.temporal())
+    goals = sorted(found, key=lambda g: g.created_at or "")
     if active:
         goals = [g for g in goals if g.state in ("active", "paused")]
     if as_json:
@@ -310,3 +361,13 @@ def list_cmd(active: bool, as_json: bool) -> None:
         style = _STATE_STYLE.get(g.state, "white")
         out_console.print(f"{g.goal_id}  [{style}]{g.state:<9}[/] {len(g.history):>3} it  "
                           f"${g.spent_dollars():>6.2f}  {_esc(g.objective)}")
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for p in pairs:
+        key, sep, value = p.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{p!r} is not KEY=VALUE", param_hint="--oracle-option")
+        out[key] = value
+    return out

@@ -102,14 +102,18 @@ def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
         sigs = {tuple(sorted(c.signature for c in h.condition_results if not c.passed)) for h in tail}
         if len(sigs) == 1 and next(iter(sigs)):
             return Escalate("no_progress", f"the same conditions failed the same way for {n} iterations")
-    if (
-        last.oracle_verdict == "not_converged"
-        and last.confidence is not None
-        and last.confidence < goal.oracle.min_confidence
-    ):
+    floor = goal.oracle.min_confidence
+    unsure = 0
+    for h in reversed(done):  # the streak of low-confidence verdicts up to now
+        if h.oracle_verdict == "not_converged" and h.confidence is not None and h.confidence < floor:
+            unsure += 1
+        else:
+            break
+    if unsure >= g.max_uncertain:
         return Escalate(
             "oracle_uncertain",
-            f"oracle confidence {last.confidence:.2f} is below {goal.oracle.min_confidence:.2f}",
+            f"oracle confidence {last.confidence:.2f} was below {floor:.2f} for {unsure} iterations "
+            f"in a row (limit {g.max_uncertain})",
         )
     return None
 

@@ -135,6 +135,9 @@ class OracleConfig(_Model):
     allowed_tools: list[str] = Field(default_factory=lambda: ["Read", "Grep", "Glob"])
     prompt: str | None = None
     min_confidence: float = Field(default=0.5, ge=0, le=1)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="provider settings (base_url, prices, ...); keys go in env vars"
+    )
 
 
 class MakerSpec(_Model):
@@ -155,6 +158,9 @@ class Guards(_Model):
     max_rejections: int = Field(default=2, ge=1, description="tampering rejections before escalating")
     no_progress_iterations: int = Field(default=3, ge=1)
     max_maker_failures: int = Field(default=3, ge=1)
+    max_uncertain: int = Field(
+        default=2, ge=1, description="oracle verdicts in a row below minConfidence before escalating"
+    )
     checkpoint: bool = True
 
 
@@ -182,6 +188,9 @@ class Iteration(_Model):
     maker_exit_code: int | None = None
     maker_timed_out: bool = False
     cost_dollars: float = 0.0
+    maker_cost_dollars: float = 0.0
+    oracle_cost_dollars: float = 0.0
+    cost_known: bool = Field(default=True, description="false if some model call had no known price")
     restarts: int = 0
     tree_before: str | None = None
     tree_after: str | None = None
@@ -252,8 +261,12 @@ def check_rules(goal: Goal) -> None:
         if c.type == "coverage_threshold" and c.threshold is None:
             raise ConfigError(f"{where}: stoppingConditions[{i}] is coverage_threshold without a threshold")
     m, o = goal.maker, goal.oracle
+    from ..llm import parse_model_ref, same_model
+
     maker_ids = {x for x in (m.model, m.type if m.type != "command" else None) if x}
-    if o.model in maker_ids:
+    ref = parse_model_ref(o.model)
+    same_cli = ref.agent is not None and ref.agent == m.type and (ref.model is None or same_model(ref.model, m.model))
+    if o.model in maker_ids or (m.model is not None and same_model(o.model, m.model)) or same_cli:
         raise ConfigError(
             f"{where}: the oracle ({o.model!r}) is also the maker; the judge must be someone else"
         )

@@ -167,27 +167,39 @@ class GoalLoop:
             return
         rec = goal.history[-1]
         if rec.phase == "conditions":
-            rec.condition_results = [run_condition(c, ws, self.runner) for c in goal.stopping_conditions]
-            rec.phase = "oracle"
-            self._save(goal)
-            self._emit("conditions.finished", iteration=rec.iteration, results=[
-                {"type": c.type, "command": c.command, "passed": c.passed, "summary": c.summary}
-                for c in rec.condition_results
-            ])
+            self._conditions_phase(goal, ws, rec)
             if self._request():
                 return
         if rec.phase == "oracle":
             self._oracle_phase(goal, ws, rec)
 
+    def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
+        rec.condition_results = [run_condition(c, ws, self.runner) for c in goal.stopping_conditions]
+        rec.phase = "oracle"
+        self._save(goal)
+        self._emit("conditions.finished", iteration=rec.iteration, results=[
+            {"type": c.type, "command": c.command, "passed": c.passed, "summary": c.summary}
+            for c in rec.condition_results
+        ])
+
     def _maker_phase(self, goal: Goal, ws: Path, d: StartIteration) -> bool:
         """Run the maker; False when the iteration was rejected (and the tree restored)."""
+        rec, before = self._open_iteration(goal, ws, d)
+        return self._run_maker(goal, ws, rec, before)
+
+    def _before_snapshot(self, ws: Path, rec: Iteration) -> Snapshot:
+        """The tree as it was before ``rec``'s maker first ran (re-hashed if that record is gone)."""
+        try:
+            return Snapshot(rec.tree_before or "", read_json(self._before_path()))
+        except (FileNotFoundError, ValueError):
+            return self._snap(ws)
+
+    def _open_iteration(self, goal: Goal, ws: Path, d: StartIteration) -> tuple[Iteration, Snapshot]:
+        """Record the iteration (or its restart) before the maker runs, so a crash is visible."""
         if d.resumed:
             rec = goal.history[-1]
             rec.restarts += 1
-            try:
-                before = Snapshot(rec.tree_before or "", read_json(self._before_path()))
-            except (FileNotFoundError, ValueError):
-                before = self._snap(ws)
+            before = self._before_snapshot(ws, rec)
         else:
             before = self._snap(ws)
             write_json_atomic(self._before_path(), dict(before.files))
@@ -196,6 +208,10 @@ class GoalLoop:
             goal.history.append(rec)
         self._save(goal)
         self._emit("iteration.started", iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
+        return rec, before
+
+    def _run_maker(self, goal: Goal, ws: Path, rec: Iteration, before: Snapshot) -> bool:
+        """Call the maker on an opened iteration, then check guards and checkpoint the tree."""
         maker = self._maker or get_maker(goal.maker)
         result = maker.make(MakerRequest(
             goal_id=goal.goal_id, objective=goal.objective, hint=rec.hint, iteration=rec.iteration,
@@ -206,6 +222,8 @@ class GoalLoop:
         rec.maker_exit_code = result.exit_code
         rec.maker_timed_out = result.timed_out
         rec.cost_dollars = round(rec.cost_dollars + result.cost_dollars, 6)
+        rec.maker_cost_dollars = round(rec.maker_cost_dollars + result.cost_dollars, 6)
+        rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
         violations = protected_changes(goal.protected_baseline, after) + marker_increases(
             ws, before, after, goal.marker_baseline
@@ -250,6 +268,8 @@ class GoalLoop:
         ))
         post = self._snap(ws)
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
+        rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)
+        rec.cost_known = rec.cost_known and verdict.cost_known
         if pre.digest != post.digest:
             changed = sorted(
                 p for p in set(pre.files) | set(post.files) if pre.files.get(p) != post.files.get(p)

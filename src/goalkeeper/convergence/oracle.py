@@ -48,6 +48,7 @@ class OracleVerdict:
     confidence: float = 1.0
     condition_results: list[ConditionResult] = field(default_factory=list)
     cost_dollars: float = 0.0
+    cost_known: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +103,11 @@ def register_oracle(model: str, factory: OracleFactory) -> None:
 
 def get_oracle(config: OracleConfig) -> Oracle:
     factory = ORACLES.get(config.model)
+    if factory is None and ":" in config.model:
+        from ..adapters import agents  # noqa: F401 - registers "agent:"
+        from . import llm_oracle  # noqa: F401 - registers "openai:", "anthropic:"
+
+        factory = ORACLES.get(config.model.split(":", 1)[0] + ":")
     if factory is None:
         known = ", ".join(sorted(ORACLES))
         raise ConfigError(

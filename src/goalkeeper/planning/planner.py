@@ -66,7 +66,7 @@ def compile_spec(spec: Spec, state: Mapping[str, Any]) -> Task:
     tasks: dict[Any, Task] = spec._cache.setdefault("tasks", {})
     task = tasks.get(key)
     if task is not None:
-        return task  # type: ignore[no-any-return]
+        return task
     names = list(static)
     index = {f: i for i, f in enumerate(names)}
     domains: list[list[Any]] = []

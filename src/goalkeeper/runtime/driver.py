@@ -70,6 +70,8 @@ def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
 
 def resume_run(run_id: str, opts: RunOptions, spec_path: str | Path | None = None) -> RunState:
     store = RunStore(run_id, opts.root)
+    if not store.exists():
+        store.load()  # raises NotFoundError without creating anything
     with store.lock:
         state = store.load()
         if state.status != "running":

@@ -6,19 +6,16 @@ author's explicit choice and runs under ``/bin/sh -c``.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import signal
-import subprocess
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..adapters._proc import run_argv
+
 __all__ = ["CommandResult", "expand_env", "run_command"]
 
-_MAX_KEEP = 64 * 1024
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -54,10 +51,6 @@ def expand_env(text: str, env: Mapping[str, str]) -> str:
     return _VAR.sub(lambda m: env.get(m.group(1), m.group(0)), text)
 
 
-def _tail(b: bytes) -> str:
-    return b[-_MAX_KEEP:].decode("utf-8", errors="replace")
-
-
 def run_command(
     cmd: str | Sequence[str],
     *,
@@ -66,32 +59,10 @@ def run_command(
     timeout: float,
 ) -> CommandResult:
     argv = ["/bin/sh", "-c", cmd] if isinstance(cmd, str) else [expand_env(a, env) for a in cmd]
-    start = time.monotonic()
-    try:
-        proc = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        return CommandResult(None, "", "", False, f"command not found: {argv[0]}", 0.0)
-    except PermissionError:
-        return CommandResult(None, "", "", False, f"not executable: {argv[0]}", 0.0)
-    except OSError as e:
-        return CommandResult(None, "", "", False, f"cannot start {argv[0]}: {e.strerror}", 0.0)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        timed_out = True
-    seconds = time.monotonic() - start
-    return CommandResult(
-        None if timed_out else proc.returncode, _tail(out), _tail(err), timed_out, None, seconds
-    )
+    if not argv or not argv[0]:
+        return CommandResult(None, "", "", False, "empty command", 0.0)
+    res = run_argv(argv, cwd=cwd, env=env, timeout=timeout, merge_output=False, inherit_env=False)
+    if res.exit_code == 127 and res.stderr.startswith("cannot run") and not res.stdout:
+        what = "not executable" if "Permission denied" in res.stderr else "command not found"
+        return CommandResult(None, "", "", False, f"{what}: {argv[0]}", 0.0)
+    return CommandResult(res.exit_code, res.stdout, res.stderr, res.timed_out, None, res.duration)

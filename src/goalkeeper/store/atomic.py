@@ -61,6 +61,10 @@ def read_json(path: str | Path) -> Any:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise
+    except UnicodeDecodeError:
+        raise CorruptStateError(
+            f"{p}: not text (binary data); the file was left untouched — restore it or remove it"
+        ) from None
     except OSError as e:
         raise StoreError(f"{p}: cannot read: {e}") from None
     try:
@@ -98,7 +102,7 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     p = Path(path)
     if not p.exists():
         return
-    with open(p, encoding="utf-8") as f:
+    with open(p, encoding="utf-8", errors="replace") as f:
         lines = f.readlines()
     for i, line in enumerate(lines):
         if not line.strip():

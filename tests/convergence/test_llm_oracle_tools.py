@@ -1,0 +1,105 @@
+"""The oracle's read-only tools: confinement (.., absolute, symlinks), caps, git read-only."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from goalkeeper.convergence.oracle_tools import OracleTools, iteration_diff
+from goalkeeper.convergence.worktree import checkpoint, snapshot
+
+from .helpers import git
+
+
+@pytest.fixture
+def ws(make_repo: Callable[..., Path], tmp_path: Path) -> Path:
+    ws = make_repo({"src/app.py": "def add(a, b):\n    return a - b\n", "README.md": "hello\n"})
+    (tmp_path / "secret.txt").write_text("TOP SECRET\n")
+    os.symlink(tmp_path / "secret.txt", ws / "leak.txt")
+    os.symlink(tmp_path, ws / "outside")
+    os.symlink(ws / "README.md", ws / "readme-link.md")
+    return ws
+
+
+def test_read_file_numbers_lines(ws: Path) -> None:
+    out = OracleTools(ws).call("read_file", {"path": "src/app.py"})
+    assert "    1  def add(a, b):" in out and "return a - b" in out
+    assert "hello" in OracleTools(ws).call("read_file", {"path": "readme-link.md"})  # inside: fine
+
+
+@pytest.mark.parametrize("path", ["../secret.txt", "src/../../secret.txt", "/etc/passwd", "leak.txt",
+                                  "outside/secret.txt", ".git/config", ""])
+def test_escapes_are_refused(ws: Path, path: str) -> None:
+    out = OracleTools(ws).call("read_file", {"path": path})
+    assert out.startswith("refused:") and "TOP SECRET" not in out
+
+
+def test_list_and_grep_do_not_follow_links_out(ws: Path) -> None:
+    t = OracleTools(ws)
+    listing = t.call("list_dir", {"path": "."})
+    assert "src/" in listing and ".git" not in listing and "leak.txt -> (outside the workspace)" in listing
+    assert t.call("list_dir", {"path": "outside"}).startswith("refused:")
+    hits = t.call("grep", {"pattern": "SECRET|return"})
+    assert "src/app.py:2:" in hits and "SECRET" not in hits
+    assert t.call("grep", {"pattern": "return", "glob": "*.md"}) == "(no matches)"
+    assert t.call("grep", {"pattern": "("}).startswith("refused: bad regex")
+
+
+def test_git_tools_and_bad_refs(ws: Path) -> None:
+    (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
+    t = OracleTools(ws)
+    diff = t.call("git_diff", {})
+    assert "-    return a - b" in diff and "+    return a + b" in diff
+    assert "init" in t.call("git_log", {"n": 5})
+    assert t.call("git_diff", {"ref": "--output=/tmp/x"}).startswith("refused:")
+    assert t.call("git_diff", {"path": "../x"}).startswith("refused:")
+
+
+def test_tools_write_nothing(ws: Path) -> None:
+    (ws / "src/app.py").write_text("changed\n")
+    before = snapshot(ws)
+    index = (ws / ".git" / "index").read_bytes()
+    t = OracleTools(ws)
+    for name, args in [("git_diff", {}), ("git_log", {}), ("grep", {"pattern": "x"}), ("list_dir", {}),
+                       ("read_file", {"path": "README.md"})]:
+        t.call(name, args)
+    assert snapshot(ws).digest == before.digest and (ws / ".git" / "index").read_bytes() == index
+
+
+def test_allowed_tools_filter(ws: Path) -> None:
+    t = OracleTools(ws, allowed=["Grep"])
+    assert t.enabled == ["grep"]
+    assert t.call("read_file", {"path": "README.md"}).startswith("refused: tool 'read_file' is not available")
+    assert t.call("read_file", {"nope": 1}).startswith("refused")
+    assert OracleTools(ws, allowed=["Read"]).enabled == ["git_diff", "git_log", "read_file"]
+
+
+def test_bad_arguments_are_text_not_exceptions(ws: Path) -> None:
+    assert OracleTools(ws).call("read_file", {"path": "README.md", "bogus": 1}).startswith("refused: bad arguments")
+
+
+def test_output_is_capped(ws: Path) -> None:
+    (ws / "big.txt").write_text("line\n" * 50_000)
+    out = OracleTools(ws).call("grep", {"pattern": "line", "max_matches": 10_000})
+    assert "stopped at 500 matches" in out
+
+
+def test_iteration_diff_uses_the_checkpoint(ws: Path) -> None:
+    checkpoint(ws, "refs/goalkeeper/goal-aaaaaaaa/0", "base")
+    (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
+    checkpoint(ws, "refs/goalkeeper/goal-aaaaaaaa/1", "it 1", parent_ref="refs/goalkeeper/goal-aaaaaaaa/0")
+    (ws / "README.md").write_text("later change, not part of iteration 1\n")
+    d = iteration_diff(ws, "goal-aaaaaaaa", 1)
+    assert "+    return a + b" in d and "later change" not in d
+    d2 = iteration_diff(ws, "goal-aaaaaaaa", 7)  # no checkpoint: working tree vs HEAD
+    assert "later change" in d2
+
+
+def test_iteration_diff_outside_git(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert iteration_diff(plain, "goal-aaaaaaaa", 1).startswith("(no diff available")
+    git(plain, "init", "-q")
