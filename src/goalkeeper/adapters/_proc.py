@@ -94,6 +94,8 @@ def run_argv(
     if env:
         full_env.update(env)
     args = resolve_argv(argv, full_env)
+    if not Path(cwd).is_dir():
+        return ProcResult(tuple(args), 127, "", f"working directory not found: {cwd}", False, 0.0)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(

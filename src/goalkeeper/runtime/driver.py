@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..model.conditions import check_value
 from ..model.lint import require_runnable
 from ..model.loader import load_spec
 from ..model.spec import Spec
@@ -85,7 +86,11 @@ def resume_run(run_id: str, opts: RunOptions, spec_path: str | Path | None = Non
         if sha != state.spec_sha256 or str(path.resolve()) != state.spec_path:
             state.spec_sha256, state.spec_path = sha, str(path.resolve())
             runner.emit("spec_changed", sha256=sha)
-        state.facts = {f: v for f, v in state.facts.items() if f in spec.facts}
+        # Keep beliefs the edited spec still accepts; the rest are observed or re-initialised.
+        state.facts = {
+            f: v for f, v in state.facts.items()
+            if f in spec.facts and (v is None or check_value(spec.facts[f].type, v)[1] is None)
+        }
         if opts.max_ticks is not None:
             state.max_ticks = opts.max_ticks
         if opts.max_dollars is not None:
@@ -323,6 +328,8 @@ class _Runner:
     def fail(self, name: str, outcome: Literal["failed", "refused"], reason: str, started: str, missing: list[str] | None = None,
              seconds: float = 0.0, log: str | None = None) -> None:
         st, spec = self.state, self.spec
+        if outcome == "refused":
+            st.tick += 1  # a refusal is a decision too: the tick cap must bound refusal loops
         st.strikes += 1
         st.streak.append(name)
         st.history.append(

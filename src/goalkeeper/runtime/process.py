@@ -62,6 +62,8 @@ def run_command(
     if not argv or not argv[0]:
         return CommandResult(None, "", "", False, "empty command", 0.0)
     res = run_argv(argv, cwd=cwd, env=env, timeout=timeout, merge_output=False, inherit_env=False)
+    if res.exit_code == 127 and res.stderr.startswith("working directory not found") and not res.stdout:
+        return CommandResult(None, "", "", False, res.stderr, 0.0)
     if res.exit_code == 127 and res.stderr.startswith("cannot run") and not res.stdout:
         what = "not executable" if "Permission denied" in res.stderr else "command not found"
         return CommandResult(None, "", "", False, f"{what}: {argv[0]}", 0.0)
