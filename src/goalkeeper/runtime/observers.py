@@ -145,11 +145,12 @@ def _http(obs: Observer, ftype: str, ctx: ObserveContext, timeout: float) -> tup
         raise ObservationFailed(f"{detail}: {e}") from None
 
 
-_PY_SHIM = (
+_PY_SHIM = (  # prints from the callable go to stderr; stdout carries only the JSON value
     "import importlib,json,sys\n"
+    "out,sys.stdout=sys.stdout,sys.stderr\n"
     "mod,_,fn=sys.argv[1].partition(':')\n"
     "v=getattr(importlib.import_module(mod),fn)()\n"
-    "sys.stdout.write(json.dumps(v))\n"
+    "out.write(json.dumps(v))\n"
 )
 
 
