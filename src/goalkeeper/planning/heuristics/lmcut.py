@@ -80,6 +80,8 @@ def lmcut_cuts(
                                 while len(buckets) <= k:
                                     buckets.append([])
                                 buckets[k].append(q)
+            if c == 0 and hv[goal] == 0.0:
+                return 0.0  # the starting costs already cover every landmark
             c += 1
     else:
         for p in props:

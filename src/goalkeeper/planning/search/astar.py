@@ -3,9 +3,16 @@
 With uniform operator costs and the blind heuristic, A* degenerates to breadth-first
 search with the goal test at generation, which needs no priority queue at all and is
 the fastest optimal search on small state spaces. Otherwise A* runs over a binary
-heap keyed by (f, h, newest first); expensive heuristics (LM-cut) are evaluated only
-for states that are popped, with the parent's value minus the step cost as the
+heap keyed by (f, h, newest first); expensive heuristics are evaluated only for
+states that are popped, with the parent's value minus the step cost as the
 provisional key (a lower bound on f along optimal paths, so optimality holds).
+
+LM-cut has its own loop (:func:`lmcut_steps`): successors inherit the parent's cuts
+that their operator is not part of, both as a provisional bound and as the starting
+point of their own LM-cut computation (one round instead of h rounds, typically).
+The default for non-trivial tasks races breadth-first search against it
+(:func:`race`) and drops the breadth-first side once its layer growth shows it
+cannot reach the plan length the A* side has proven.
 """
 
 from __future__ import annotations
@@ -83,8 +90,14 @@ def drain(gen: Steps) -> SearchOutcome:
             return out
 
 
-def bfs_steps(task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits) -> Steps:
-    """:func:`bfs` as a generator that yields every 1024 expansions (for racing)."""
+def bfs_steps(
+    task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
+    layers: list[int] | None = None,
+) -> Steps:
+    """:func:`bfs` as a generator that yields every 256 expansions (for racing).
+
+    ``layers``, when given, receives the size of each completed depth layer.
+    """
     groups = group_successors(ops)
     gforbid = task.goal_forbid
     parent: dict[int, tuple[int, int] | None] = {init: None}
@@ -93,12 +106,18 @@ def bfs_steps(task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLi
     expanded = 0
     pop = queue.popleft
     push = queue.append
+    left = 1  # states of the current depth layer still to expand
     while queue:
         if clock.out(expanded):
             return SearchOutcome(None, INF, expanded, len(parent) - 1, False, "blind")
+        if not left:  # the previous layer is done: the queue holds exactly the next one
+            left = len(queue)
+            if layers is not None:
+                layers.append(left)
+        left -= 1
         s = pop()
         expanded += 1
-        if not expanded & 1023:
+        if not expanded & 255:
             yield
         for key, group in groups:
             if s & key:
@@ -197,7 +216,7 @@ def astar_steps(
 
 def lmcut_steps(
     task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-    incremental: bool = True,
+    incremental: bool = True, fbound: list[float] | None = None,
 ) -> Steps:
     """A* with LM-cut, evaluated lazily and incrementally from the parent's landmarks.
 
@@ -214,25 +233,31 @@ def lmcut_steps(
     groups = group_successors(ops)
     gforbid = task.goal_forbid
     cuts: dict[int, list[Cut]] = {}
+    residual: dict[int, list[float]] = {}  # cost function left over by a state's cuts
 
     def evaluate(t: int, via: tuple[int, int] | None) -> float:
         if not t & gforbid:
             cuts[t] = []
             return 0.0
-        own: list[Cut] = []
-        cost = base[:]
         if via is not None and incremental:
             s, idx = via
+            cost = residual[s][:]
+            own: list[Cut] = []
             for cut in cuts[s]:
-                if idx not in cut[2]:
-                    own.append(cut)
+                if idx in cut[2]:
                     m = cut[0]
                     for o in cut[1]:
-                        cost[o] -= m
+                        cost[o] += m
+                else:
+                    own.append(cut)
+        else:
+            cost = base[:]
+            own = []
         hv = lmcut_cuts(rx, init_props(t), cost, own)
         if hv == INF:
             return INF
         cuts[t] = own
+        residual[t] = cost
         return sum([c[0] for c in own])
 
     h0 = evaluate(init, None)
@@ -250,6 +275,8 @@ def lmcut_steps(
         f, hs, q, g, s, ev = heappop(heap)
         if g > gval[s]:
             continue
+        if fbound is not None:
+            fbound[0] = f
         if not ev:
             hv = hval.get(s)
             if hv is None:
@@ -313,6 +340,11 @@ def lmcut_steps(
     return SearchOutcome(None, INF, expanded, generated, True, "lmcut")
 
 
+WINDOW = 4
+GROWTH = 20.0
+MIN_BUDGET = 50000.0
+
+
 def race(
     task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits, uniform: bool
 ) -> SearchOutcome:
@@ -324,22 +356,57 @@ def race(
     better of the two, without having to predict which one that is.
     """
     blind = get_heuristic("blind")(task, ops)
+    layers: list[int] = []
+    fbound = [0.0]
     first = (
-        bfs_steps(task, init, ops, limits) if uniform
+        bfs_steps(task, init, ops, limits, layers) if uniform
         else astar_steps(task, init, ops, blind, limits)
     )
-    second = lmcut_steps(task, init, ops, limits)
+    second = lmcut_steps(task, init, ops, limits, fbound=fbound)
+    step = ops[0].cost
     gens = [first, second]
     used = [0.0, 0.0]
     clock = time.perf_counter
+    seen = 0
+    alive = [True, True]
     while True:
-        i = 0 if used[0] <= used[1] else 1
+        i = 0 if (used[0] <= used[1] and alive[0]) or not alive[1] else 1
         t0 = clock()
         try:
             next(gens[i])
         except StopIteration as stop:
             out: SearchOutcome = stop.value
-            out.heuristic = f"{out.heuristic} (race)"
-            return out
+            if out.exhausted or not alive[1 - i]:
+                out.heuristic = f"{out.heuristic} (race)"
+                return out
+            alive[i] = False  # hit a limit: let the other one use what is left
         finally:
             used[i] += clock() - t0
+        if i == 0 and len(layers) > seen and alive[1]:
+            seen = len(layers)
+            if blind_hopeless(layers, fbound[0] / step):
+                alive[0] = False
+                gens[0].close()
+
+
+def blind_hopeless(layers: list[int], depth: float, window: int = WINDOW) -> bool:
+    """Whether breadth-first search is losing the race: its layers grew by at least 20%
+    each over the last ``window`` layers (no sign of the state space closing in, as
+    gripper-like tasks show early on) and that growth, continued up to ``depth`` (a
+    lower bound on the plan length from the A* racing it), needs over ``GROWTH`` times
+    the states seen so far (and at least ``MIN_BUDGET``)."""
+    if len(layers) <= window:
+        return False
+    budget = max(GROWTH * sum(layers), MIN_BUDGET)
+    recent = layers[-window - 1:]
+    if any(b < 1.2 * a for a, b in zip(recent, recent[1:], strict=False)):
+        return False
+    r = (recent[-1] / recent[0]) ** (1.0 / window)
+    total = 0.0
+    size = float(layers[-1])
+    for _ in range(int(depth) - len(layers) + 1):
+        size *= r
+        total += size
+        if total > budget:
+            return True
+    return False
