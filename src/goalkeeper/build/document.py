@@ -90,7 +90,7 @@ def loop_rules(spec: Spec) -> list[str]:
         "normal ticks: its value is a belief (its `initial` value, else observed once at the "
         "start; then the effects of actions that succeeded) until the replan trigger observes it.",
         "If every goal condition holds on the current facts: stop, the goal is reached.",
-        (f"If {cap} actions have already run: escalate (the tick cap)."
+        (f"If {cap} ticks have been used (actions run or refused): escalate (the tick cap)."
          if cap is not None else "There is no tick cap (policy.max_ticks is null)."),
         "Plan from the current facts to the goal. Backward chaining (regression): start from "
         "the goal conditions, pick actions whose effects satisfy them, then actions that "
@@ -171,8 +171,8 @@ def render_document(
         "Destructive actions"
         + (f" ({', '.join(f'`{n}`' for n in destructive)})" if destructive else " (none here)")
         + ": right before executing one, observe its precondition facts again, fresh, and "
-        "refuse it if any precondition does not hold (a strike, no action runs, no tick is "
-        "used). An action with "
+        "refuse it if any precondition does not hold (a strike; no action runs, but the "
+        "refusal uses a tick, so the tick cap also bounds refusals). An action with "
         "`confirm: true` also needs approval (`--yes` or an interactive prompt); "
         "non-interactive without `--yes` escalates. `run` as a list is an argv (no shell); "
         "as a string it runs under `/bin/sh -c`.",

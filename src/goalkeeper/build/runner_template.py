@@ -447,6 +447,7 @@ class Runner:
         if action["destructive"]:
             refusal = self.check_destructive(action)
             if refusal:
+                self.ticks += 1  # a refusal uses a tick: the cap bounds refusal loops too
                 self.fail(action["name"], "refused", refusal)
                 return False
         self.act(action)
