@@ -135,7 +135,7 @@ def test_kill_9_then_resume_loses_no_iteration(run_cli: Run, tmp_path: Path, kil
     loop.wait_for(lambda e: e["event"] == kill_after and e.get("iteration") == 2)
     loop.proc.send_signal(signal.SIGKILL)
     assert loop.proc.wait(timeout=30) == -signal.SIGKILL
-    for _ in range(100):  # the maker child dies with its parent (no orphan keeps editing)
+    for _ in range(300):  # the maker child dies with its parent (no orphan keeps editing)
         if not _makers_alive(str(tmp_path)):
             break
         time.sleep(0.1)

@@ -87,6 +87,9 @@ def test_corrupt_item_is_reported_not_rewritten(tmp_path: Path) -> None:
     with pytest.raises(CorruptStateError, match="not a valid triage item"):
         get_item(item.id, root=tmp_path)
     path.write_text("{garbage")
-    with pytest.raises(CorruptStateError):
-        list_items(root=tmp_path)
+    good = file_item(source="run", source_id="r2", reason="b", summary="b", root=tmp_path)
+    broken: list[tuple[str, str]] = []
+    # One damaged item does not hide the others (nor stop a heartbeat): it is reported.
+    assert [i.id for i in list_items(root=tmp_path, broken=broken)] == [good.id]
+    assert broken and broken[0][0] == item.id and "not valid JSON" in broken[0][1]
     assert path.read_text() == "{garbage"

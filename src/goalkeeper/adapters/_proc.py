@@ -117,7 +117,18 @@ def run_argv(
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            # A descendant that left the process group (setsid) still holds the pipes:
+            # stop waiting for it rather than hang past the timeout.
+            for pipe in (proc.stdout, proc.stderr, proc.stdin):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+            out, err = "", "(output lost: a detached child kept the pipes open)"
         timed_out = True
     return ProcResult(
         tuple(args),

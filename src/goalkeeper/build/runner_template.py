@@ -430,7 +430,10 @@ class Runner:
         """One decision and at most one action. True when the goal holds."""
         t, cap = self.table, self.table["policy"]["max_ticks"]
         if all_hold(t["goal"], self.facts):
-            return True
+            # Done only on observed values: re-observe the goal facts (diagnostic ones too).
+            fresh = self.observe(sorted({c[0] for c in t["goal"]}))
+            if all_hold(t["goal"], fresh):
+                return True
         if cap is not None and self.ticks >= cap:
             raise Escalation(f"tick cap reached: {self.ticks} of max_ticks {cap} used")
         blocked = sorted(a for a, snap in self.blocked.items() if snap == self.facts)

@@ -9,7 +9,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 import click
+from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import GoalkeeperError, LockedError, SpecError
 
@@ -41,7 +43,7 @@ def echo_json(obj: Any) -> None:
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     sys.exit(code)
 
 
@@ -59,6 +61,11 @@ def handle_errors(fn: F) -> F:
             sys.exit(EXIT_ERROR)
         except LockedError as e:
             fail(str(e))
+        except ValidationError as e:  # a flag value that breaks a model rule
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "input"
+            msg = str(first["msg"]).removeprefix("Value error, ")
+            fail(f"{where}: {msg}")
         except GoalkeeperError as e:
             fail(str(e))
         except KeyboardInterrupt:

@@ -102,7 +102,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         objective,
         conditions_from_commands(list(until), list(types), threshold),
         budget=budget,
-        maker=MakerSpec(type=maker_type, argv=shlex.split(maker) if maker else [], model=maker_model,
+        maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
                         timeout=maker_timeout),
         oracle=OracleConfig(model=oracle_model, options=_options(oracle_options)),
         guards=Guards(protected_paths=globs, no_progress_iterations=no_progress),
@@ -348,7 +348,10 @@ def show_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
 @handle_errors
 def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
     """All goals, oldest first."""
-    found = list_goals() if engine.is_local else get_engine(engine.name).list_goals(engine.temporal())
+    broken: list[tuple[str, str]] = []
+    found = list_goals(broken=broken) if engine.is_local else get_engine(engine.name).list_goals(engine.temporal())
+    for name, why in broken:
+        err_console.print(f"[red]{name}: damaged, skipped[/]: {_esc(why)}")
     goals = sorted(found, key=lambda g: g.created_at or "")
     if active:
         goals = [g for g in goals if g.state in ("active", "paused")]
@@ -371,3 +374,12 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{p!r} is not KEY=VALUE", param_hint="--oracle-option")
         out[key] = value
     return out
+
+
+def _split_maker(maker: str | None) -> list[str]:
+    if not maker:
+        return []
+    try:
+        return shlex.split(maker)
+    except ValueError as e:
+        raise click.BadParameter(f"cannot split {maker!r} into arguments: {e}", param_hint="--maker") from None

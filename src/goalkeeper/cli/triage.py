@@ -8,7 +8,7 @@ import click
 
 from ..convergence import promote_item
 from ..store.triage import TriageItem, get_item, list_items, markdown_of, set_status
-from ._common import echo_json, handle_errors, out_console
+from ._common import echo_json, err_console, handle_errors, out_console
 
 __all__ = ["command"]
 
@@ -31,7 +31,10 @@ def command() -> None:
 @handle_errors
 def list_cmd(status: str | None, as_json: bool) -> None:
     """Items, oldest first."""
-    items = list_items(status=status)
+    broken: list[tuple[str, str]] = []
+    items = list_items(status=status, broken=broken)
+    for name, why in broken:
+        err_console.print(f"[red]{name}: damaged, skipped[/]: {_esc(why)}")
     if as_json:
         echo_json([i.model_dump(mode="json") for i in items])
         return

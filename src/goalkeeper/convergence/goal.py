@@ -9,6 +9,7 @@ The JSON keys are camelCase and match the widely copied goal-convergence schema
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -81,6 +82,15 @@ def parse_duration(text: str | float | int | None) -> float | None:
     return float(m.group(1)) * _UNIT[m.group(2)]
 
 
+def _check_duration(v: str | float | None) -> None:
+    try:
+        seconds = parse_duration(v)
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"duration {v!r} must be positive")
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", validate_assignment=True
@@ -104,6 +114,17 @@ class StoppingCondition(_Model):
     def _nonempty(cls, v: str | list[str]) -> str | list[str]:
         if not (v if isinstance(v, list) else v.strip()):
             raise ValueError("a stopping condition needs a non-empty command")
+        if isinstance(v, str):
+            try:
+                shlex.split(v)
+            except ValueError as e:  # found now, not after the maker already ran
+                raise ValueError(f"cannot split command {v!r} into arguments: {e}") from None
+        return v
+
+    @field_validator("timeout")
+    @classmethod
+    def _duration(cls, v: str | float | None) -> str | float | None:
+        _check_duration(v)
         return v
 
     def label(self) -> str:
@@ -149,6 +170,12 @@ class MakerSpec(_Model):
     timeout: str | float | None = "30m"
     env: dict[str, str] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("timeout")
+    @classmethod
+    def _duration(cls, v: str | float | None) -> str | float | None:
+        _check_duration(v)
+        return v
 
 
 class Guards(_Model):
@@ -256,6 +283,11 @@ def check_rules(goal: Goal) -> None:
     if b.max_iterations is None and b.max_duration is None and b.max_dollars is None:
         raise ConfigError(
             f"{where}: budget has no limit; set at least one of maxIterations, maxDuration, maxDollars"
+        )
+    if b.max_iterations is None and b.max_duration is None:
+        raise ConfigError(
+            f"{where}: a dollars-only budget cannot stop a maker whose cost is unknown or zero; "
+            "set maxIterations or maxDuration as well"
         )
     for i, c in enumerate(goal.stopping_conditions):
         if c.type == "coverage_threshold" and c.threshold is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from ..adapters._proc import Runner, run_argv
 from ..errors import ConfigError
@@ -39,6 +39,16 @@ class ScanGoal(_Model):
     max_dollars: float = 1.0
     max_duration: str | None = "30m"
     run: bool = False
+
+    @field_validator("maker")
+    @classmethod
+    def _splits(cls, v: str | list[str]) -> str | list[str]:
+        if isinstance(v, str):
+            try:
+                shlex.split(v)
+            except ValueError as e:  # found when the config loads, not mid-scan
+                raise ValueError(f"cannot split maker {v!r} into arguments: {e}") from None
+        return v
 
 
 class Scan(_Model):

@@ -8,6 +8,7 @@ boundaries. Only one loop per goal runs at a time (an flock on the goal).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from .worktree import (
     Snapshot,
     checkpoint,
     count_markers,
+    full_snapshot,
     glob_match,
     marker_increases,
     protected_changes,
@@ -225,7 +227,9 @@ class GoalLoop:
         rec.maker_cost_dollars = round(rec.maker_cost_dollars + result.cost_dollars, 6)
         rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
-        violations = protected_changes(goal.protected_baseline, after) + marker_increases(
+        violations = protected_changes(
+            goal.protected_baseline, after, goal.guards.protected_paths, before
+        ) + marker_increases(
             ws, before, after, goal.marker_baseline
         )
         if goal.guards.checkpoint:
@@ -246,6 +250,9 @@ class GoalLoop:
             rec.finished_at = now_iso()
             if rec.checkpoint:
                 restore_tree(ws, self._accepted_ref(goal, rec.iteration), exclude=[self._home()])
+            for rel in set(after.files) - set(before.files):  # e.g. an added, gitignored conftest.py
+                with contextlib.suppress(OSError):
+                    (ws / rel).unlink()
             self._save(goal)
             self._emit("iteration.rejected", iteration=rec.iteration, reasons=violations,
                        costDollars=rec.cost_dollars)
@@ -259,14 +266,14 @@ class GoalLoop:
 
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)
-        pre = self._snap(ws)
+        pre = full_snapshot(ws, exclude=[self._home()])
         verdict = oracle.judge(OracleRequest(
             goal_id=goal.goal_id, objective=goal.objective, iteration=rec.iteration, workspace=ws,
             condition_results=tuple(rec.condition_results), maker_summary=rec.maker_summary,
             prompt=goal.oracle.prompt,
             history=tuple(h.dump() for h in goal.history[:-1]),
         ))
-        post = self._snap(ws)
+        post = full_snapshot(ws, exclude=[self._home()])
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
         rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)
         rec.cost_known = rec.cost_known and verdict.cost_known
@@ -281,10 +288,16 @@ class GoalLoop:
                 restore_tree(ws, checkpoint_ref(goal.goal_id, rec.iteration), exclude=[self._home()])
         else:
             all_passed = all(c.passed for c in rec.condition_results)
-            converged = verdict.converged and all_passed
+            sure = verdict.confidence >= goal.oracle.min_confidence
+            converged = verdict.converged and all_passed and sure
             rec.reasons = list(verdict.reasons)
             if verdict.converged and not all_passed:
                 rec.reasons.append("the oracle said converged but not every condition passed; not converged")
+            elif verdict.converged and not sure:
+                rec.reasons.append(
+                    f"the oracle said converged with confidence {verdict.confidence:.2f}, below "
+                    f"minConfidence {goal.oracle.min_confidence:.2f}; not converged"
+                )
             rec.oracle_verdict = "converged" if converged else "not_converged"
             rec.next_hint = verdict.next_hint
             rec.confidence = verdict.confidence

@@ -9,8 +9,10 @@ A tool failure is a message for the model, never an exception for the loop.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -89,7 +91,7 @@ class OracleTools:
             return _cap(self._impl[name](**dict(args)))
         except ToolRefused as e:
             return f"refused: {e}"
-        except TypeError as e:
+        except (TypeError, ValueError, OverflowError) as e:
             return f"refused: bad arguments for {name}: {e}"
         except OSError as e:
             return f"error: {e.strerror or e}"
@@ -171,26 +173,28 @@ class OracleTools:
             rx = re.compile(pattern)
         except re.error as e:
             raise ToolRefused(f"bad regex: {e}") from None
+        del rx  # compiled only to refuse bad syntax early
         base = self.root if path in (".", "") else self.resolve(path)
-        hits: list[str] = []
         limit = max(1, min(int(max_matches), 500))
-        for f in self._walk(base):
+        files = []
+        for f in self._walk(base):  # confinement is decided here, in this process
             if glob and not f.match(glob):
                 continue
             try:
-                if f.stat().st_size > MAX_GREP_FILE_BYTES:
-                    continue
-                data = f.read_bytes()
+                if f.stat().st_size <= MAX_GREP_FILE_BYTES:
+                    files.append([str(f), self._rel(f)])
             except OSError:
                 continue
-            if b"\0" in data[:8000]:
-                continue
-            for n, line in enumerate(data.decode(errors="replace").splitlines(), 1):
-                if rx.search(line):
-                    hits.append(f"{self._rel(f)}:{n}: {line[:300]}")
-                    if len(hits) >= limit:
-                        return "\n".join(hits) + f"\n[... stopped at {limit} matches]"
-        return "\n".join(hits) or "(no matches)"
+        # The model's regex runs in a child with a deadline: a catastrophic pattern
+        # (e.g. ^(a+)+$) cannot hang the loop.
+        res = self.runner([sys.executable, "-c", _GREP_CHILD], cwd=self.root, timeout=GREP_TIMEOUT,
+                          stdin_text=json.dumps({"pattern": pattern, "files": files, "limit": limit}),
+                          merge_output=False)
+        if res.timed_out:
+            raise ToolRefused(f"the search took over {GREP_TIMEOUT:g}s; use a simpler pattern")
+        if res.exit_code != 0:
+            return f"error: grep failed: {res.stderr.strip()[-300:]}"
+        return res.stdout.rstrip("\n") or "(no matches)"
 
     def _git(self, *args: str) -> str:
         res = self.runner([*GIT_READONLY, *args], cwd=self.root, timeout=30,
@@ -213,6 +217,28 @@ class OracleTools:
     def git_log(self, n: int = 10, path: str | None = None) -> str:
         count = max(1, min(int(n), 100))
         return self._git("log", "--oneline", "--no-decorate", f"-n{count}", *self._pathspec(path))
+
+
+GREP_TIMEOUT = 20.0
+_GREP_CHILD = """
+import json, re, sys
+job = json.load(sys.stdin)
+rx, limit, hits = re.compile(job["pattern"]), job["limit"], []
+for path, rel in job["files"]:
+    try:
+        data = open(path, "rb").read()
+    except OSError:
+        continue
+    if b"\\0" in data[:8000]:
+        continue
+    for n, line in enumerate(data.decode(errors="replace").splitlines(), 1):
+        if rx.search(line):
+            hits.append(f"{rel}:{n}: {line[:300]}")
+            if len(hits) >= limit:
+                print("\\n".join(hits) + f"\\n[... stopped at {limit} matches]")
+                sys.exit(0)
+print("\\n".join(hits))
+"""
 
 
 def iteration_diff(workspace: Path, goal_id: str, iteration: int, *, runner: Runner = run_argv,

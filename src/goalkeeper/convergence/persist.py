@@ -33,7 +33,10 @@ def _m001_from_unversioned(data: dict[str, Any]) -> dict[str, Any]:
     """v0 -> v1: add schemaVersion; map loose history/escalation fields; park unknown keys."""
     out, legacy = _known(Goal, data)
     history = []
-    for h in data.get("history") or []:
+    raw = data.get("history") or []
+    if not isinstance(raw, list) or not all(isinstance(h, dict) for h in raw):
+        raise CorruptStateError("history must be a list of iteration objects")
+    for h in raw:
         h = dict(h)
         verdict = h.get("oracleVerdict")
         if isinstance(verdict, dict):
@@ -115,5 +118,13 @@ def save_goal(goal: Goal, root: Path | None = None) -> Goal:
     return goal
 
 
-def list_goals(root: Path | None = None) -> list[Goal]:
-    return [load_goal(g, root) for g in gstore.list_goal_ids(root)]
+def list_goals(root: Path | None = None, broken: list[tuple[str, str]] | None = None) -> list[Goal]:
+    """Valid goals; a damaged file is skipped (and reported in ``broken``), never fatal."""
+    out = []
+    for g in gstore.list_goal_ids(root):
+        try:
+            out.append(load_goal(g, root))
+        except CorruptStateError as e:
+            if broken is not None:
+                broken.append((g, str(e)))
+    return out

@@ -27,12 +27,17 @@ __all__ = [
     "checkpoint",
     "count_markers",
     "git_toplevel",
+    "full_snapshot",
     "glob_match",
     "marker_increases",
     "protected_changes",
     "restore",
     "snapshot",
 ]
+
+# Files that change how tests or the interpreter run, wherever they are (even gitignored
+# or inside a virtualenv): always hashed, and adding one is a protected change.
+SENSITIVE_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini"})
 
 ALWAYS_EXCLUDED = frozenset({
     ".git", ".goalkeeper", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache",
@@ -73,7 +78,7 @@ def _excluded(rel: str, extra: frozenset[str]) -> bool:
     )
 
 
-def _list_files(ws: Path, extra: frozenset[str]) -> Iterator[str]:
+def _list_files(ws: Path, extra: frozenset[str], sensitive: bool = True) -> Iterator[str]:
     if git_toplevel(ws) is not None:
         res = _git(["ls-files", "-co", "--exclude-standard", "-z"], ws)
         names: Iterable[str] = sorted({n for n in res.stdout.decode(errors="surrogateescape").split("\0") if n})
@@ -84,10 +89,28 @@ def _list_files(ws: Path, extra: frozenset[str]) -> Iterator[str]:
             for f in files
             if not any(p in ALWAYS_EXCLUDED for p in Path(root).relative_to(ws).parts)
         )
+    seen = set()
     for rel in names:
         p = ws / rel
         if not _excluded(rel, extra) and (p.is_file() or p.is_symlink()):
+            seen.add(rel)
             yield rel
+    if sensitive:
+        yield from sorted(_sensitive(ws, extra) - seen)
+
+
+def _sensitive(ws: Path, extra: frozenset[str]) -> set[str]:
+    """conftest.py, sitecustomize.py, *.pth ... anywhere but .git and the state dir."""
+    out = set()
+    for root, dirs, files in os.walk(ws):
+        rel_root = Path(root).relative_to(ws)
+        dirs[:] = [d for d in dirs if d not in (".git", ".goalkeeper")]
+        for f in files:
+            if f in SENSITIVE_NAMES or f.endswith(".pth"):
+                rel = str(rel_root / f).replace(os.sep, "/").removeprefix("./")
+                if not any(rel == e or rel.startswith(e + "/") for e in extra):
+                    out.add(rel)
+    return out
 
 
 def _hash_file(p: Path) -> str:
@@ -114,6 +137,41 @@ def snapshot(workspace: str | Path, exclude: Iterable[str | Path] = ()) -> Snaps
     for rel, h in files.items():
         total.update(rel.encode(errors="surrogateescape") + b"\0" + h.encode() + b"\n")
     return Snapshot(total.hexdigest(), files)
+
+
+def full_snapshot(workspace: str | Path, exclude: Iterable[str | Path] = ()) -> Snapshot:
+    """Everything a judge could touch: the content snapshot, plus every other file (ignored
+    ones, virtualenvs, node_modules, .git/hooks and .git/config) by size, mtime and mode.
+
+    The oracle must leave the workspace byte-identical; this is how that is checked
+    without hashing the contents of every dependency on each iteration.
+    """
+    base = snapshot(workspace, exclude)
+    ws = Path(workspace).resolve()
+    skip = set()
+    for e in exclude:
+        with contextlib.suppress(ValueError):
+            skip.add(str(Path(e).resolve().relative_to(ws)).replace(os.sep, "/"))
+    files = dict(base.files)
+    for root, dirs, names in os.walk(ws):
+        rel_root = str(Path(root).relative_to(ws)).replace(os.sep, "/")
+        rel_root = "" if rel_root == "." else rel_root + "/"
+        if rel_root == "":
+            dirs[:] = [d for d in dirs if d != ".goalkeeper" and d not in skip]
+        if rel_root == ".git/":
+            dirs[:] = [d for d in dirs if d == "hooks"]
+            names = [n for n in names if n == "config"]
+        for n in names:
+            rel = rel_root + n
+            if rel in files or any(rel == s or rel.startswith(s + "/") for s in skip):
+                continue
+            with contextlib.suppress(OSError):
+                st = os.lstat(ws / rel)
+                files[rel] = f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_mode}"
+    total = hashlib.sha256()
+    for rel in sorted(files):
+        total.update(rel.encode(errors="surrogateescape") + b"\0" + files[rel].encode() + b"\n")
+    return Snapshot(total.hexdigest(), dict(sorted(files.items())))
 
 
 # --- protected paths -------------------------------------------------------------
@@ -147,8 +205,13 @@ def glob_match(path: str, patterns: Iterable[str]) -> bool:
     return any(_glob_regex(p).match(path) for p in patterns)
 
 
-def protected_changes(baseline: Mapping[str, str], after: Snapshot) -> list[str]:
-    """Protected files (hashed at goal start) that were deleted or edited."""
+def protected_changes(
+    baseline: Mapping[str, str], after: Snapshot, patterns: Iterable[str] = (),
+    before: Snapshot | None = None,
+) -> list[str]:
+    """Protected files (hashed at goal start) that were deleted or edited, and files new
+    since ``before`` that match a protected glob or are sensitive (a new conftest.py can
+    rewrite every test result)."""
     found = []
     for rel, h in sorted(baseline.items()):
         now = after.files.get(rel)
@@ -156,6 +219,11 @@ def protected_changes(baseline: Mapping[str, str], after: Snapshot) -> list[str]
             found.append(f"deleted protected file {rel}")
         elif now != h:
             found.append(f"edited protected file {rel}")
+    pats = list(patterns)
+    known = set(baseline) | (set(before.files) if before is not None else set(after.files))
+    for rel in sorted(set(after.files) - known):
+        if glob_match(rel, pats) or Path(rel).name in SENSITIVE_NAMES or rel.endswith(".pth"):
+            found.append(f"added protected file {rel}")
     return found
 
 
@@ -257,7 +325,7 @@ def restore(workspace: str | Path, ref: str, exclude: Iterable[str | Path] = ())
         str(Path(e).resolve().relative_to(ws)) for e in exclude if Path(e).resolve().is_relative_to(ws)
     )
     deleted = []
-    for rel in _list_files(ws, extra):
+    for rel in _list_files(ws, extra, sensitive=False):  # never touch ignored files here
         if rel not in in_tree:
             (ws / rel).unlink()
             deleted.append(rel)

@@ -180,6 +180,8 @@ class _Runner:
             blocked = blocked_now(st.blocked, st.facts, st.spec_sha256)
             d = decide(spec, st.facts, ticks=st.tick, max_ticks=st.max_ticks, blocked=blocked, search=st.search)
             if isinstance(d, Reached):
+                if not self.confirm_goal():
+                    continue  # a belief said done; the world did not
                 st.status = "reached"
                 st.plan = []
                 self.save()
@@ -253,6 +255,13 @@ class _Runner:
             self.fail(p.action, "refused", reason, now_iso())
             return None
         return p
+
+    def confirm_goal(self) -> bool:
+        """Done only on observed values: re-observe every goal fact (diagnostic ones too) fresh."""
+        facts = sorted({c.fact for c in self.spec.goal_conditions})
+        fresh = self.observe(facts, fresh=True)
+        self.save()
+        return all(c.holds(fresh.get(c.fact)) for c in self.spec.goal_conditions)
 
     def check_destructive(self, name: str) -> str | Escalate | None:
         """Re-observe the preconditions fresh; refuse on any failure; ask when confirm is set."""

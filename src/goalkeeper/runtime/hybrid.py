@@ -66,13 +66,20 @@ def check_proposal(
             kind = "destructive action refused: " if action.destructive else ""
             problems.append(f"{kind}precondition {c} does not hold (observed {format_value(facts.get(c.fact))})")
     contract = dict(action.effect_values)
-    claimed = {k: v for k, v in proposal.expects.items()}
-    if claimed != contract:
+    claimed = dict(proposal.expects)
+    # Types count: a claim of 1 for a true/false fact is not the contract's true.
+    if claimed != contract or any(_kind(claimed[k]) != _kind(v) for k, v in contract.items()):
         problems.append(
             f"false claim: {name} makes {json.dumps(contract, sort_keys=True)}, "
             f"not {json.dumps(claimed, sort_keys=True, default=str)}"
         )
     return problems
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    return "number" if isinstance(v, int | float) else type(v).__name__
 
 
 def claim_diff(claimed: Mapping[str, Any], observed: Mapping[str, Any]) -> list[dict[str, Any]]:

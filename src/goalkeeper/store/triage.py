@@ -92,11 +92,20 @@ def markdown_of(item_id: str, root: Path | None = None) -> str | None:
     return p.read_text(encoding="utf-8") if p.exists() else None
 
 
-def list_items(root: Path | None = None, status: str | None = None) -> list[TriageItem]:
+def list_items(
+    root: Path | None = None, status: str | None = None, broken: list[tuple[str, str]] | None = None
+) -> list[TriageItem]:
+    """Valid items; a damaged file is skipped (and reported in ``broken``), never fatal."""
     d = triage_dir(root)
     if not d.exists():
         return []
-    items = [_load(p) for p in sorted(d.glob("tri-*.json"))]
+    items = []
+    for p in sorted(d.glob("tri-*.json")):
+        try:
+            items.append(_load(p))
+        except CorruptStateError as e:
+            if broken is not None:
+                broken.append((p.stem, str(e)))
     if status:
         items = [i for i in items if i.status == status]
     return sorted(items, key=lambda i: i.created)

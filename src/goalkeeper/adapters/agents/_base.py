@@ -189,6 +189,7 @@ class AgentMaker:
             exit_code=code,
             timed_out=res.timed_out,
             output_tail=res.output[-2000:],
+            cost_known=self.last_cost_known,
         )
 
 
