@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..engines import get_engine
+from ..engines.cli_options import EngineChoice, engine_options
 from ..runtime.driver import RunOptions, resume_run, start_run
 from ..runtime.progress import json_reporter, rich_reporter
 from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, out_console
@@ -25,13 +27,22 @@ from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, o
 @click.option("--provider", default="openai", show_default=True, help="LLM provider for --runtime hybrid.")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint (default: env GOALKEEPER_LLM_BASE_URL).")
 @click.option("--max-dollars", type=click.FloatRange(min=0), default=None, help="Dollar budget for model calls.")
+@engine_options
 @handle_errors
 def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bool,
             resume_id: str | None, search: str, runtime: str, model: str | None, provider: str,
-            base_url: str | None, max_dollars: float | None) -> None:
+            base_url: str | None, max_dollars: float | None, engine: EngineChoice) -> None:
     """Observe, plan, act one action per tick, replan after strikes, escalate when stuck."""
     if spec_path is None and resume_id is None:
         fail("give a SPEC to run, or --resume RUN_ID", EXIT_USAGE)
+    if not engine.is_local:
+        if resume_id or runtime != "planner" or spec_path is None:
+            fail(f"--engine {engine.name} runs the planner runtime on a new run (a workflow resumes "
+                 "itself after crashes); drop --resume/--runtime hybrid", EXIT_USAGE)
+        final = get_engine(engine.name).start_run(
+            spec_path, engine.temporal(), max_ticks=max_ticks, search=search, yes=yes,
+            reporter=json_reporter if as_json else rich_reporter(out_console))
+        sys.exit(EXIT_OK if final.status == "reached" else EXIT_ESCALATED)
     proposer = None
     if runtime == "hybrid":
         if not model:
