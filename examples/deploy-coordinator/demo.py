@@ -65,6 +65,9 @@ def main() -> int:
     expected = {"healing": 0, "locked": 3}
     ok = all(codes[v] == expected[v] for v in codes)
     print("\n" + "; ".join(f"{v}: exit {c} (expected {expected[v]})" for v, c in codes.items()))
+    if not args.dir:
+        print("(state was in a temp dir; keep it with --dir DIR, then "
+              "GOALKEEPER_HOME=DIR/locked/.goalkeeper goalkeeper triage list)")
     return 0 if ok else 1
 
 
