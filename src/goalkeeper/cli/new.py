@@ -20,6 +20,7 @@ from ..scaffold import (
     Answers,
     answers_from_data,
     derive,
+    guess_type,
     parse_action,
     parse_assignments,
     parse_condition,
@@ -155,7 +156,7 @@ def _ask_facts(a: Answers) -> None:
     for fact in undescribed_facts(a):
         entry = a.facts.setdefault(fact, {})
         if "type" not in entry:
-            entry["type"] = click.prompt(f"Type of fact {fact}", type=_TYPES, default="bool")
+            entry["type"] = click.prompt(f"Type of fact {fact}", type=_TYPES, default=guess_type(a, fact))
         text = click.prompt(
             f"How is {fact} observed? (shell command, file:PATH or http(s)://URL; empty = assume)",
             default="", show_default=False,
