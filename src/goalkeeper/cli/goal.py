@@ -32,6 +32,7 @@ from ..convergence import (
 from ..convergence.goal import CONDITION_TYPES, DEFAULT_PROTECTED
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
+from ..store.atomic import write_json_atomic
 from ._common import (
     EXIT_ERROR,
     EXIT_ESCALATED,
@@ -211,6 +212,24 @@ def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> 
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+
+
+@command.command("export")
+@click.argument("goal_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here (default: stdout).")
+@engine_options
+@handle_errors
+def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
+    """The goal as JSON (goal.schema.json), from the local store or from Temporal.
+
+    To move a local goal into Temporal, `goal run ID --engine temporal --detach`.
+    """
+    data = _load(goal_id, engine).dump()
+    if output:
+        write_json_atomic(output, data)
+        err_console.print(f"wrote {output}")
+    else:
+        echo_json(data)
 
 
 @command.command("resume")
