@@ -232,3 +232,13 @@ def test_parse_spec_text_without_file() -> None:
 def test_parse_spec_text_json() -> None:
     spec = parse_spec_text('{"goalkeeper": 1, "goal": {"n": 3}, "facts": {"n": {"type": "int"}}}', json_format=True)
     assert spec.goal_conditions[0].value == 3
+
+
+def test_unquoted_yaml_word_in_argv_names_the_item(tmp_path: Path) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text("goalkeeper: 1\ngoal: {a: true}\nfacts:\n  a: {observe: {file: a}}\n"
+                 "actions:\n  x: {effects: {a: true}, run: [true]}\n")
+    with pytest.raises(SpecError) as ei:
+        load_spec(p)
+    assert [(i.path, i.line) for i in ei.value.issues] == [("actions.x.run[0]", 6)]
+    assert "quote it" in ei.value.issues[0].message

@@ -188,6 +188,10 @@ def _with_lines(issues: list[SpecIssue], lines: LineMap) -> list[SpecIssue]:
 
 
 def _dedupe(issues: list[SpecIssue]) -> list[SpecIssue]:
+    # A value that is neither a string nor a list of strings (e.g. `run: [true]`) fails both
+    # union branches; keep the more precise item-level error only.
+    paths = {i.path for i in issues}
+    issues = [i for i in issues if not any(p.startswith(i.path + "[") for p in paths)]
     seen: set[tuple[str, str]] = set()
     out = []
     for i in issues:
@@ -259,6 +263,9 @@ def _from_pydantic(err: Any, data: Any) -> SpecIssue:
         hint = suggest(str(clean[-1]), known)
         allowed = f"; allowed keys: {', '.join(known)}" if known and not hint else ""
         return SpecIssue(path, f"unknown key{hint}{allowed}", code="unknown-key")
+    if typ == "string_type" and clean and isinstance(clean[-1], int):
+        return SpecIssue(path, "must be a string (YAML reads true/false/on/off and numbers as "
+                         "values; quote it, e.g. 'true')", code=typ)
     if typ == "missing":
         return SpecIssue(path, "required key is missing", code="missing")
     if typ == "literal_error" and path == "goalkeeper":
