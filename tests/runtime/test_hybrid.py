@@ -142,3 +142,11 @@ def test_check_proposal_and_claim_diff_are_pure(spec_path: Path) -> None:
     assert check_proposal(spec, Proposal(action="deploy"), facts, [])[0].startswith("unknown action")
     assert any("blocked" in p for p in check_proposal(spec, Proposal(action="build", expects={"built": True}), facts, ["build"]))
     assert claim_diff({"built": True}, {"built": False}) == [{"fact": "built", "claimed": True, "observed": False}]
+
+
+def test_a_model_that_never_answers_usably_escalates_instead_of_burning_ticks(spec_path: Path) -> None:
+    state, _, llm = run(spec_path, ["nope"] * 20)
+    assert state.status == "escalated"
+    assert state.escalation is not None and state.escalation["reason"] == "model_unavailable"
+    assert len(llm.calls) == 9  # 3 proposals x (1 ask + 2 re-asks), then stop
+    assert not (spec_path.parent / "built").exists()

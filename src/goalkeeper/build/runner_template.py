@@ -199,8 +199,9 @@ def explain(table: Table, state: State, exclude: Any = ()) -> list[dict[str, Any
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-PY_SHIM = ("import importlib,json,sys\nmod,_,fn=sys.argv[1].partition(':')\n"
-           "sys.stdout.write(json.dumps(getattr(importlib.import_module(mod),fn)()))\n")
+PY_SHIM = ("import importlib,json,sys\nout,sys.stdout=sys.stdout,sys.stderr\n"  # prints go to stderr
+           "mod,_,fn=sys.argv[1].partition(':')\n"
+           "out.write(json.dumps(getattr(importlib.import_module(mod),fn)()))\n")
 
 
 class Unknown(Exception):
@@ -236,6 +237,8 @@ def coerce(ftype: str, v: Any) -> Any:
     if ftype == "bool" and isinstance(v, bool) or ftype == "str" and isinstance(v, str):
         return v
     if ftype in ("int", "float") and isinstance(v, (int, float)) and not isinstance(v, bool):
+        if v != v:  # NaN satisfies nothing sensibly
+            raise Unknown("NaN is not a number here")
         if ftype == "float":
             return float(v)
         if float(v).is_integer():
@@ -261,7 +264,9 @@ def parse_text(ftype: str, obs: dict[str, Any], how: str, text: str) -> Any:
         except json.JSONDecodeError:
             raise Unknown("output is not JSON") from None
     if how == "regex":
-        m = re.search(obs.get("pattern") or "", text)
+        if not obs.get("pattern"):
+            raise Unknown("parse: regex needs a pattern")
+        m = re.search(obs["pattern"], text)
         if ftype == "bool" and (m is None or not m.groups()):
             return m is not None
         if m is None:
@@ -564,9 +569,14 @@ def check(table: Table, proposal: dict[str, Any], state: State, yes: bool) -> li
         return [f"unknown action {name!r}"]
     problems = [f"precondition fails: {cond_text(c)} (observed {fmt(state.get(c[0]))})"
                 for c in action["pre"] if not holds(c[1], c[2], state.get(c[0]))]
-    if proposal.get("expects", action["effects"]) != action["effects"]:
-        problems.append(f"claimed mutation {json.dumps(proposal.get('expects'))} is not the "
-                        f"contract's effects {json.dumps(action['effects'])}")
+    claimed, contract = proposal.get("expects"), action["effects"]
+
+    def kinds(d: Any) -> Any:  # 1 is not true: compare value kinds too
+        return {k: isinstance(v, bool) for k, v in d.items()} if isinstance(d, dict) else None
+
+    if not isinstance(claimed, dict) or claimed != contract or kinds(claimed) != kinds(contract):
+        problems.append(f"claimed mutation {json.dumps(claimed)} is not the "
+                        f"contract's effects {json.dumps(contract)}")
     if action["destructive"] and action["confirm"] and not yes:
         problems.append("destructive action needs approval (--yes)")
     return problems
@@ -589,6 +599,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.state:
         given = json.loads(Path(args.state).read_text(encoding="utf-8"))
         state = {f: given.get(f, d.get("initial")) for f, d in table["facts"].items()}
+    elif args.mode == "check":  # judge a proposal on fresh observations of every fact
+        state = Runner(table, workdir).observe(list(table["facts"]))
     else:
         state = Runner(table, workdir).first_observation()
     if args.mode == "plan":

@@ -68,6 +68,8 @@ def handle_errors(fn: F) -> F:
             fail(f"{where}: {msg}")
         except GoalkeeperError as e:
             fail(str(e))
+        except OSError as e:  # a path the user gave cannot be read or written
+            fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
         except KeyboardInterrupt:
             err_console.print("interrupted; state saved up to the last completed step")
             sys.exit(130)

@@ -93,6 +93,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
             max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
             no_progress: int, oracle_model: str, oracle_options: tuple[str, ...], as_json: bool) -> None:
     """Create a goal (persisted before anything runs) and print its id."""
+    _check_names(maker_type, oracle_model)
     budget = Budget(
         max_iterations=_limit(max_iterations, int),
         max_duration=None if max_duration.lower() in ("none", "unlimited") else max_duration,
@@ -402,3 +403,19 @@ def _split_maker(maker: str | None) -> list[str]:
         return shlex.split(maker)
     except ValueError as e:
         raise click.BadParameter(f"cannot split {maker!r} into arguments: {e}", param_hint="--maker") from None
+
+
+def _check_names(maker_type: str, oracle_model: str) -> None:
+    """Unknown maker types and oracles are usage errors now, not failures mid-iteration."""
+    from ..adapters import agents  # noqa: F401 - registers the coding-agent makers and oracles
+    from ..adapters.makers import MAKERS
+    from ..convergence import llm_oracle  # noqa: F401 - registers openai:/anthropic: oracles
+    from ..convergence.oracle import ORACLES
+
+    if maker_type not in MAKERS:
+        raise click.BadParameter(f"unknown maker type {maker_type!r} (known: {', '.join(sorted(MAKERS))})",
+                                 param_hint="--maker-type")
+    prefix = oracle_model.split(":", 1)[0] + ":" if ":" in oracle_model else oracle_model
+    if oracle_model not in ORACLES and prefix not in ORACLES:
+        known = ", ".join(n + "MODEL" if n.endswith(":") else n for n in sorted(ORACLES))
+        raise click.BadParameter(f"unknown oracle {oracle_model!r} (known: {known})", param_hint="--oracle")

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from ..model.conditions import format_value
@@ -45,8 +46,9 @@ def command(spec_path: str, check: bool, as_json: bool) -> None:
     else:
         table = Table("fact", "value", "observer said")
         for f, o in obs.items():
-            table.add_row(f, format_value(o.value), o.error or o.detail)
+            table.add_row(escape(f), escape(format_value(o.value)), escape(o.error or o.detail))
         out_console.print(table)
-        out_console.print("[bold green]goal holds[/]" if holds else f"[bold red]goal does not hold[/]: {', '.join(unmet)}")
+        out_console.print("[bold green]goal holds[/]" if holds
+                          else f"[bold red]goal does not hold[/]: {escape(', '.join(unmet))}")
     if check and not holds:
         sys.exit(EXIT_ERROR)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from ..model.conditions import format_value
@@ -48,21 +49,21 @@ def render(result: PlanResult, title: str) -> None:
              f"{result.seconds * 1000:.2f} ms, search {result.search}"
              + (f"/{result.heuristic}" if result.heuristic else ""))
     if result.found:
-        table = Table(title=f"plan for {title}", title_justify="left")
+        table = Table(title=f"plan for {escape(title)}", title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("action")
         for i, name in enumerate(result.plan, 1):
-            table.add_row(str(i), name)
+            table.add_row(str(i), escape(name))
         if not result.plan:
             out_console.print("the goal already holds: nothing to do")
         else:
             out_console.print(table)
-        out_console.print(f"cost {format_value(result.cost)} · {stats}")
+        out_console.print(f"cost {format_value(result.cost)} · {stats}", markup=False)
         return
     if result.status == "limit":
-        out_console.print(f"[yellow]no plan yet:[/] {result.reason} ({stats})")
+        out_console.print(f"[yellow]no plan yet:[/] {escape(result.reason)} ({escape(stats)})")
         return
-    out_console.print(f"[bold red]unreachable:[/] {result.reason}", markup=True)
+    out_console.print(f"[bold red]unreachable:[/] {escape(result.reason)}", markup=True)
     for u in result.unreachable:
         out_console.print(f"  goal {u.fact} {u.condition} (now {format_value(u.current)})", markup=False)
         if not u.setters:

@@ -8,6 +8,7 @@ import click
 
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
+from ..errors import GoalkeeperError
 from ..runtime.driver import RunOptions, resume_run, start_run
 from ..runtime.progress import json_reporter, rich_reporter
 from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, out_console
@@ -53,7 +54,12 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         from ..runtime.state import RunStore
 
         path = spec_path or RunStore(resume_id or "").load().spec_path
-        llm = get_provider(provider, **({"base_url": base_url} if base_url else {}))
+        try:
+            llm = get_provider(provider, **({"base_url": base_url} if base_url else {}))
+        except GoalkeeperError:
+            raise
+        except Exception as e:  # e.g. an unparsable --base-url inside the SDK
+            fail(f"cannot set up LLM provider {provider!r}: {e}", EXIT_USAGE)
         proposer = LLMProposer(load_spec(path), llm, model)
     interactive = sys.stdin.isatty() and not as_json
     opts = RunOptions(

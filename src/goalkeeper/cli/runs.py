@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from rich.markup import escape as e
 from rich.table import Table
 
 from ..model.conditions import format_value
@@ -31,9 +32,9 @@ def list_cmd(as_json: bool) -> None:
     table = Table("run", "spec", "status", "ticks", "updated")
     for r in runs:
         if isinstance(r, RunState):
-            table.add_row(r.run_id, r.spec_name, r.status, str(r.tick), r.updated)
+            table.add_row(e(r.run_id), e(r.spec_name), r.status, str(r.tick), r.updated)
         else:
-            table.add_row(r[0], "?", "[red]corrupt[/]", "", r[1])
+            table.add_row(e(r[0]), "?", "[red]corrupt[/]", "", e(r[1]))
     out_console.print(table if runs else "no runs yet")
 
 
@@ -52,19 +53,20 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
             data["events"] = store.events()
         echo_json(data)
         return
-    out_console.print(f"[bold]{st.run_id}[/] · {st.spec_name} · [bold]{st.status}[/] · tick {st.tick}"
+    out_console.print(f"[bold]{e(st.run_id)}[/] · {e(st.spec_name)} · [bold]{st.status}[/] · tick {st.tick}"
                       + (f"/{st.max_ticks}" if st.max_ticks else ""))
     facts = Table("fact", "value", "source", title="facts", title_justify="left")
     for f, v in st.facts.items():
-        facts.add_row(f, format_value(v), st.sources.get(f, "") + (f" ({st.errors[f]})" if f in st.errors else ""))
+        facts.add_row(e(f), e(format_value(v)),
+                      e(st.sources.get(f, "") + (f" ({st.errors[f]})" if f in st.errors else "")))
     out_console.print(facts)
     hist = Table("tick", "action", "outcome", "reason", title="history", title_justify="left")
     for t in st.history:
-        hist.add_row(str(t.tick), t.action, t.outcome, t.reason[:100])
+        hist.add_row(str(t.tick), e(t.action), t.outcome, e(t.reason[:100]))
     out_console.print(hist)
     for r in st.replans:
         fixes = ", ".join(f"{c['fact']}: {format_value(c['believed'])}→{format_value(c['observed'])}" for c in r.corrections)
-        out_console.print(f"replan at tick {r.tick} after {', '.join(r.failed)}: {fixes or 'no correction'}")
+        out_console.print(f"replan at tick {r.tick} after {e(', '.join(r.failed))}: {e(fixes or 'no correction')}")
     if st.escalation:
-        out_console.print(f"[red]escalated[/] ({st.escalation['reason']}): {st.escalation['message']}")
-        out_console.print(f"triage {st.escalation['triage_id']} · report {st.escalation['report']}")
+        out_console.print(f"[red]escalated[/] ({st.escalation['reason']}): {e(st.escalation['message'])}")
+        out_console.print(f"triage {st.escalation['triage_id']} · report {e(st.escalation['report'])}")

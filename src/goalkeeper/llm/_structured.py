@@ -40,25 +40,34 @@ class Structured(Generic[T]):
     cost_known: bool = True
 
 
+MAX_ANSWER_CHARS = 200_000
+
+
 def extract_json(text: str) -> Any:
     """The first JSON value in ``text``: whole text, a ```json fence, or the first ``{...}`` span."""
     body = _THINK.sub("", text).strip()
     if not body:
         raise ValueError("the answer is empty")
+    if len(body) > MAX_ANSWER_CHARS:
+        raise ValueError(f"the answer is {len(body)} characters; answer with one short JSON object")
     try:
         return json.loads(body)
+    except RecursionError:
+        raise ValueError("the answer nests too deeply to be a verdict") from None
     except ValueError:
         pass
     for m in _FENCE.finditer(body):
         try:
             return json.loads(m.group(1).strip())
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: '[' * 5000
             continue
     decoder = json.JSONDecoder()
     for i, ch in enumerate(body):
         if ch in "{[":
             try:
                 value, _end = decoder.raw_decode(body, i)
+            except RecursionError:
+                break
             except ValueError:
                 continue
             return value

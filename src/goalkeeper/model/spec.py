@@ -100,6 +100,14 @@ class Observer(_Strict):
                 raise ValueError("observer needs one of: command, file, http, python")
         return data
 
+    @model_validator(mode="after")
+    def _parse_options(self) -> Observer:
+        if self.parse == "regex" and not self.pattern:
+            raise ValueError("parse: regex needs a pattern, e.g. pattern: 'passed: (\\d+)'")
+        if self.parse == "json" and self.pattern:
+            raise ValueError("pattern only applies to parse: regex; for JSON use path")
+        return self
+
     @property
     def kind(self) -> str:
         for k in OBSERVER_KINDS:

@@ -28,7 +28,8 @@ __all__ = [
 ]
 
 EscalationReason = Literal[
-    "unreachable", "tick_cap", "no_admissible_action", "approval_required", "budget_exhausted"
+    "unreachable", "tick_cap", "no_admissible_action", "approval_required", "budget_exhausted",
+    "model_unavailable",
 ]
 
 

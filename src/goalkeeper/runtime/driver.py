@@ -130,6 +130,7 @@ class _Runner:
         self.env = env
         self.base = base
         self.ctx = ObserveContext(base_dir=base, env=env, timeout=spec.policy.observe_timeout)
+        self.bad_proposals = 0  # hybrid: unusable model answers in a row
 
     # -- plumbing -------------------------------------------------------------
     def emit(self, kind: str, **data: Any) -> None:
@@ -233,11 +234,17 @@ class _Runner:
                             f"dollar budget exhausted: limit {st.max_dollars}, spent {st.cost_dollars:.4f}")
         if out.proposal is None:
             reason = out.error or "no valid proposal"
+            self.bad_proposals += 1
+            if self.bad_proposals >= spec.policy.strikes:  # an unreachable or unusable model
+                return Escalate("model_unavailable",
+                                f"the model gave no usable proposal {self.bad_proposals} times in a row; "
+                                f"last: {reason}")
             self.emit("refused", action="(proposal)", reason=reason)
             proposer.tell(f"tick {st.tick}: your answer was refused: {reason}")
             self.fail("(proposal)", "refused", reason, now_iso())
             return None
         p = out.proposal
+        self.bad_proposals = 0
         self.emit("proposed", tick=st.tick, action=p.action, expects=p.expects, reason=p.reason,
                   cost_dollars=out.cost_dollars)
         if p.action in (DONE, ESCALATE):

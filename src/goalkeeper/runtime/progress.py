@@ -47,7 +47,7 @@ def rich_reporter(console: Console | None = None) -> Reporter:
             for f, why in unknown.items():
                 con.print(f"    [yellow]{e(f)} unknown[/]: {e(str(why))}")
         elif kind == "plan":
-            con.print(f"  [cyan]plan[/] {' → '.join(ev['plan'])} (cost {format_value(ev['cost'])})")
+            con.print(f"  [cyan]plan[/] {e(' → '.join(ev['plan']))} (cost {format_value(ev['cost'])})")
         elif kind == "tick_started":
             con.print(f"[bold]tick {ev['tick']}[/] ▶ {e(ev['action'])}")
         elif kind == "action_finished":
@@ -60,7 +60,8 @@ def rich_reporter(console: Console | None = None) -> Reporter:
         elif kind == "interrupted":
             con.print(f"  [yellow]tick {ev['tick']} ({e(ev['action'])}) was interrupted; re-observing[/]")
         elif kind == "replan":
-            con.print(f"[magenta]replan[/] after {', '.join(ev['failed'])} hit the strike limit")
+            failed = ", ".join(ev["failed"]) or "failed proposals"
+            con.print(f"[magenta]replan[/] after {e(failed)} hit the strike limit")
             for c in ev["corrections"]:
                 con.print(
                     f"    {e(c['fact'])}: believed {format_value(c['believed'])}, observed {format_value(c['observed'])}"

@@ -151,6 +151,18 @@ def answers_from_data(data: Any) -> Answers:
     a = Answers(name=data.get("name"), description=data.get("description"),
                 target=data.get("target"), max_ticks=data.get("max_ticks", 25))
     goal = data.get("goal") or {}
+    if isinstance(goal, list) and not all(isinstance(g, str) for g in goal):
+        raise ConfigError("answers: goal: a list of conditions must hold strings like 'health_ok=true'")
+    if not isinstance(goal, list | dict):
+        raise ConfigError("answers: goal: give an object {fact: value} or a list like ['health_ok=true']")
+    for key in ("facts", "actions"):
+        section = data.get(key) or {}
+        if not isinstance(section, dict):
+            raise ConfigError(f"answers: {key}: must be an object mapping names to their description")
+        for name, v in section.items():
+            if not isinstance(v, dict | str) or (key == "actions" and not isinstance(v, dict)):
+                raise ConfigError(f"answers: {key}.{name}: must be an object"
+                                  + (" (or an observer string)" if key == "facts" else ""))
     a.goal = dict(parse_condition(g) for g in goal) if isinstance(goal, list) else parse_conditions(goal)
     for name, f in (data.get("facts") or {}).items():
         entry = dict(f) if isinstance(f, dict) else {"observe": f}
@@ -248,7 +260,17 @@ def render_spec(a: Answers) -> tuple[str, Spec]:
     return text, parse_spec_text(text, source=a.name or "new spec")
 
 
+_FLAGS = frozenset({"diagnostic", "destructive", "confirm", "assumption"})
+
+
+def _empty(key: str, v: Any) -> bool:
+    """Leave out what adds nothing; `initial: false` and `cost: 0` are values, not absence."""
+    if v is None or (isinstance(v, dict) and not v):
+        return True
+    return key in _FLAGS and v is False
+
+
 def _ordered(entry: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
-    out = {k: entry[k] for k in order if k in entry and entry[k] not in (None, {}, False)}
+    out = {k: entry[k] for k in order if k in entry and not _empty(k, entry[k])}
     out.update({k: v for k, v in entry.items() if k not in order})
     return out

@@ -12,6 +12,7 @@ refused as an oracle unless ``allow_advisory_readonly=True`` is passed.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,12 +158,18 @@ class AgentMaker:
                 f"{res.stderr.strip() or 'cannot run ' + argv[0]}; install {self.cli.program!r} "
                 f"or set maker.options.program to its path"))
         else:
-            out = self.cli.parse(res)
+            try:
+                out = self.cli.parse(res)
+            except Exception as e:  # odd numbers or shapes in the CLI's output: a failed run, not a crash
+                out = AgentOutput(False, "", None, error=f"unreadable {self.cli.program} output: {type(e).__name__}: {e}")
         return res, out
 
     def cost_of(self, out: AgentOutput) -> tuple[float, bool]:
-        if out.cost_dollars is not None:
-            return out.cost_dollars, True
+        c = out.cost_dollars
+        if c is not None:
+            if isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c) and c >= 0:
+                return float(c), True
+            return 0.0, False  # a cost field that is not a number is not a known cost
         model = out.model or self.model
         if out.usage is not None and model:
             if self.prices is None:  # one table per maker: unknown-price warnings fire once

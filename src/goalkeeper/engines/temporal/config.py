@@ -85,6 +85,8 @@ def _file_values(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML ({e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read the config file ({e})") from None
     table = data.get("temporal", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [temporal] must be a table")
@@ -153,7 +155,7 @@ async def connect(cfg: TemporalConfig) -> Client:
             cfg.address, namespace=cfg.namespace, api_key=cfg.api_key, tls=tls,
             connect_timeout=timedelta(seconds=10),
         )
-    except RuntimeError as e:
+    except (RuntimeError, ValueError) as e:
         raise ConfigError(
             f"cannot reach Temporal at {cfg.address} (namespace {cfg.namespace}): {e}; "
             "start one with `temporal server start-dev` or pass --address HOST:PORT"

@@ -15,6 +15,7 @@ from typing import Any
 
 from temporalio.client import Client
 
+from ...errors import ConfigError
 from ...model.lint import require_runnable
 from ...model.loader import load_spec
 from ...runtime.progress import Reporter, null_reporter
@@ -41,9 +42,9 @@ def start_run(
     wait: bool = True,
 ) -> RunState:
     """Start a GOAP run as a workflow; returns its final state (or the initial one with ``wait=False``)."""
-    text = Path(spec_path).read_text(encoding="utf-8")
-    spec = load_spec(spec_path)
+    spec = load_spec(spec_path)  # a missing or invalid spec is a clear error before anything is saved
     require_runnable(spec)
+    text = Path(spec_path).read_text(encoding="utf-8")
     store = RunStore.create(root)
     ts = now_iso()
     state = RunState(
@@ -70,4 +71,11 @@ def start_run(
             return state
         return RunState.model_validate(await wait_for(handle, tail))
 
-    return run_sync(go, cfg)
+    try:
+        return run_sync(go, cfg)
+    except ConfigError:  # never reached the server: do not leave a run that looks alive
+        state.status = "error"
+        with store.lock:
+            store.save(state)
+            store.event("start_failed", engine="temporal", address=cfg.address)
+        raise
