@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import ConfigError
 from .budget import from_budget, usage_of
-from .goal import EscalationReason, Goal, GoalState, Iteration, Phase
+from .goal import Budget, EscalationReason, Goal, GoalState, Iteration, Phase
 
 __all__ = [
     "Abandoned",
@@ -20,6 +21,7 @@ __all__ = [
     "Finished",
     "Paused",
     "StartIteration",
+    "apply_resume",
     "decide",
 ]
 
@@ -150,3 +152,33 @@ def decide(
     if err is not None:
         return Escalate("budget_exhausted", str(err))
     return StartIteration(len(goal.history) + 1, "maker", goal.last_hint())
+
+
+def apply_resume(
+    goal: Goal,
+    *,
+    max_iterations: int | None = None,
+    max_dollars: float | None = None,
+    max_duration: str | None = None,
+) -> None:
+    """The rules of ``goal resume`` without the store: paused, or budget-exhausted with a raise."""
+    raised = any(v is not None for v in (max_iterations, max_dollars, max_duration))
+    if goal.state == "escalated":
+        reason = goal.escalation.reason if goal.escalation else "unknown"
+        if reason != "budget_exhausted" or not raised:
+            raise ConfigError(
+                f"goal {goal.goal_id} escalated ({reason}); only a budget_exhausted goal can be resumed, "
+                "with a raised budget (--max-iterations/--max-dollars/--max-duration); "
+                "otherwise start over with `goalkeeper triage act ITEM --goal`"
+            )
+    elif goal.state not in ("paused", "active"):
+        raise ConfigError(f"goal {goal.goal_id} is {goal.state}; it cannot be resumed")
+    if raised:
+        b = goal.budget.model_dump()
+        for key, val in (("max_iterations", max_iterations), ("max_dollars", max_dollars),
+                         ("max_duration", max_duration)):
+            if val is not None:
+                b[key] = val
+        goal.budget = Budget.model_validate(b)
+    goal.state = "active"
+    goal.escalation = None

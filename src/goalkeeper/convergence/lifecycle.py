@@ -15,6 +15,7 @@ from ..errors import ConfigError, LockedError
 from ..store import goals as gstore
 from ..store import triage
 from ..store.home import home, new_id, now_iso
+from .decide import apply_resume
 from .goal import (
     Budget,
     Escalation,
@@ -170,26 +171,7 @@ def resume_goal(
     """Make a paused goal active again (or a budget-exhausted one, with a raised budget)."""
     with gstore.goal_lock(goal_id, root):
         goal = load_goal(goal_id, root)
-        raised = any(v is not None for v in (max_iterations, max_dollars, max_duration))
-        if goal.state == "escalated":
-            if goal.escalation is None or goal.escalation.reason != "budget_exhausted" or not raised:
-                reason = goal.escalation.reason if goal.escalation else "unknown"
-                raise ConfigError(
-                    f"goal {goal_id} escalated ({reason}); only a budget_exhausted goal can be resumed, "
-                    "with a raised budget (--max-iterations/--max-dollars/--max-duration); "
-                    "otherwise start over with `goalkeeper triage act ITEM --goal`"
-                )
-        elif goal.state not in ("paused", "active"):
-            raise ConfigError(f"goal {goal_id} is {goal.state}; it cannot be resumed")
-        if raised:
-            b = goal.budget.model_dump()
-            for key, val in (("max_iterations", max_iterations), ("max_dollars", max_dollars),
-                             ("max_duration", max_duration)):
-                if val is not None:
-                    b[key] = val
-            goal.budget = Budget.model_validate(b)
-        goal.state = "active"
-        goal.escalation = None
+        apply_resume(goal, max_iterations=max_iterations, max_dollars=max_dollars, max_duration=max_duration)
         gstore.clear_request(goal_id, root)
         save_goal(goal, root)
         gstore.append_event(goal_id, "goal.resumed", root, hint=goal.last_hint())

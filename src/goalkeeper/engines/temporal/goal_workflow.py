@@ -21,8 +21,15 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, TimeoutError
 
 with workflow.unsafe.imports_passed_through():
-    from ...convergence.decide import Decision, Escalate, Paused, StartIteration, decide
-    from ...convergence.goal import Budget, Goal, parse_duration
+    from ...convergence.decide import (
+        Decision,
+        Escalate,
+        Paused,
+        StartIteration,
+        apply_resume,
+        decide,
+    )
+    from ...convergence.goal import Goal, parse_duration
     from ...errors import ConfigError
     from .goal_activities import WorkspaceUnavailable, decision_to_dict
 
@@ -31,36 +38,6 @@ __all__ = ["GOAL_WORKFLOW", "GoalWorkflow", "apply_resume"]
 GOAL_WORKFLOW = "GoalWorkflow"
 _REFUSED = (WorkspaceUnavailable, "LockedError")  # the activity ran nothing: try again elsewhere
 _FATAL = ["ConfigError", "CorruptStateError", "NotFoundError", "MissingExtraError"]
-
-
-def apply_resume(
-    goal: Goal,
-    *,
-    max_iterations: int | None = None,
-    max_dollars: float | None = None,
-    max_duration: str | None = None,
-) -> None:
-    """The rules of ``goal resume`` without the store: paused, or budget-exhausted with a raise."""
-    raised = any(v is not None for v in (max_iterations, max_dollars, max_duration))
-    if goal.state == "escalated":
-        reason = goal.escalation.reason if goal.escalation else "unknown"
-        if reason != "budget_exhausted" or not raised:
-            raise ConfigError(
-                f"goal {goal.goal_id} escalated ({reason}); only a budget_exhausted goal can be resumed, "
-                "with a raised budget (--max-iterations/--max-dollars/--max-duration); "
-                "otherwise start over with `goalkeeper triage act ITEM --goal`"
-            )
-    elif goal.state not in ("paused", "active"):
-        raise ConfigError(f"goal {goal.goal_id} is {goal.state}; it cannot be resumed")
-    if raised:
-        b = goal.budget.model_dump()
-        for key, val in (("max_iterations", max_iterations), ("max_dollars", max_dollars),
-                         ("max_duration", max_duration)):
-            if val is not None:
-                b[key] = val
-        goal.budget = Budget.model_validate(b)
-    goal.state = "active"
-    goal.escalation = None
 
 
 def _cut_off(e: ActivityError) -> bool:
