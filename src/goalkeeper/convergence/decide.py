@@ -136,7 +136,7 @@ def decide(
     usage = usage_of(goal, (now - since) if since is not None else 0.0)
     last = goal.history[-1] if goal.history else None
     if last is not None and last.phase != "done":
-        if last.phase in ("maker", "oracle"):  # a paid call will be made again: the budget applies
+        if last.phase == "maker":  # the maker will be called again: the budget applies
             err = limits.exceeded(usage)
             if err is not None:
                 return Escalate("budget_exhausted", str(err))
