@@ -81,3 +81,16 @@ def test_an_unsure_converged_verdict_does_not_converge(ws: Path) -> None:
     assert goal.state != "converged"
     assert goal.history[0].oracle_verdict == "not_converged"
     assert any("below minConfidence" in r for r in goal.history[0].reasons)
+
+
+def test_an_oracle_that_breaks_is_unsure_not_a_crash(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, budget=Budget(max_iterations=3))
+
+    def broken(req: Any) -> None:
+        raise RuntimeError("judge fell over")
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([_write("done.txt", "x")] * 3), oracle=ScriptedOracle(act=broken))
+    assert goal.state == "escalated" and goal.escalation is not None
+    assert goal.escalation.reason == "oracle_uncertain"
+    assert all(h.confidence == 0.0 and not h.cost_known for h in goal.history)
+    assert any("judge fell over" in r for r in goal.history[0].reasons)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..adapters._proc import Runner, run_argv
 from ..adapters.makers import Maker, MakerRequest, get_maker
-from ..errors import ConfigError
+from ..errors import ConfigError, GoalkeeperError
 from ..store import goals as gstore
 from ..store.atomic import read_json, write_json_atomic
 from ..store.home import home, now_iso
@@ -25,7 +25,7 @@ from .conditions import run_condition
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import checkpoint_ref, escalate
-from .oracle import Oracle, OracleRequest, get_oracle
+from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
 from .persist import load_goal, save_goal
 from .worktree import (
     Snapshot,
@@ -267,12 +267,18 @@ class GoalLoop:
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)
         pre = full_snapshot(ws, exclude=[self._home()])
-        verdict = oracle.judge(OracleRequest(
-            goal_id=goal.goal_id, objective=goal.objective, iteration=rec.iteration, workspace=ws,
-            condition_results=tuple(rec.condition_results), maker_summary=rec.maker_summary,
-            prompt=goal.oracle.prompt,
-            history=tuple(h.dump() for h in goal.history[:-1]),
-        ))
+        try:
+            verdict = oracle.judge(OracleRequest(
+                goal_id=goal.goal_id, objective=goal.objective, iteration=rec.iteration, workspace=ws,
+                condition_results=tuple(rec.condition_results), maker_summary=rec.maker_summary,
+                prompt=goal.oracle.prompt,
+                history=tuple(h.dump() for h in goal.history[:-1]),
+            ))
+        except GoalkeeperError:
+            raise  # misconfiguration (a missing key, an unknown model): the user must fix it
+        except Exception as e:  # a judge that breaks is an unsure judge, never a verdict
+            verdict = OracleVerdict(False, [f"the oracle failed: {type(e).__name__}: {e}"], None, 0.0,
+                                    cost_known=False)
         post = full_snapshot(ws, exclude=[self._home()])
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
         rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)

@@ -68,9 +68,12 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: {name} must be true or false, not {value!r}")
     if "float" in str(kind):
         try:
-            return float(value)
+            seconds = float(value)
         except (TypeError, ValueError):
             raise ConfigError(f"{where}: {name} must be a number of seconds, not {value!r}") from None
+        if not seconds > 0 or seconds == float("inf"):
+            raise ConfigError(f"{where}: {name} must be a positive number of seconds, not {value!r}")
+        return seconds
     return str(value)
 
 
