@@ -12,10 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from ..errors import CorruptStateError
 from ..store import goals as gstore
+from ..store.atomic import validated
 from ..store.home import now_iso
 from .goal import SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
 
@@ -101,14 +100,7 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 def load_goal(goal_id: str, root: Path | None = None) -> Goal:
     data = migrate(gstore.read_goal_data(goal_id, root))
-    try:
-        return Goal.model_validate(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise CorruptStateError(
-            f"{gstore.goal_path(goal_id, root)}: {where}: {first['msg']}; the file was left untouched"
-        ) from None
+    return validated(Goal, data, gstore.goal_path(goal_id, root))
 
 
 def save_goal(goal: Goal, root: Path | None = None) -> Goal:

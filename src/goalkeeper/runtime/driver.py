@@ -19,13 +19,13 @@ from ..model.lint import require_runnable
 from ..model.loader import load_spec
 from ..model.spec import Spec
 from ..store import file_item, now_iso, write_json_atomic, write_text_atomic
-from .decide import Escalate, Execute, Reached, blocked_now, corrections, decide, judge
+from .decide import Escalate, Execute, Reached, blocked_now, decide, judge
 from .hybrid import DONE, ESCALATE, LLMProposer, Proposal, check_proposal, claim_diff
 from .observers import ObserveContext, observe_all
 from .process import run_command
 from .progress import Reporter, null_reporter
 from .report import build_report, render_markdown
-from .state import ReplanRecord, RunState, RunStore, TickRecord, file_sha256
+from .state import RunState, RunStore, TickRecord, file_sha256
 
 __all__ = ["RunOptions", "resume_run", "start_run"]
 
@@ -364,15 +364,7 @@ class _Runner:
         st = self.state
         believed = dict(st.facts)
         observed = self.observe(list(self.spec.facts))
-        fixes = corrections(believed, observed)
-        failed = sorted(set(st.streak) & set(self.spec.actions))
-        snapshot = {**st.facts, "__spec__": st.spec_sha256}
-        for a in failed:
-            st.blocked[a] = dict(snapshot)
-        st.replans.append(ReplanRecord(tick=st.tick, failed=failed, corrections=fixes, blocked=failed))
-        st.strikes = 0
-        st.streak = []
-        st.plan = []
+        failed, fixes = st.record_replan(self.spec.actions, believed, observed)
         self.save()
         self.emit("replan", tick=st.tick, failed=failed, corrections=fixes, blocked=failed)
 

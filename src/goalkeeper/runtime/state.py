@@ -6,10 +6,11 @@ state.json is rewritten atomically after every step; events.jsonl only grows.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import CorruptStateError, NotFoundError
 from ..store import (
@@ -22,6 +23,8 @@ from ..store import (
     read_jsonl,
     write_json_atomic,
 )
+from ..store.atomic import validated
+from .decide import corrections
 
 __all__ = ["ReplanRecord", "RunState", "RunStore", "TickRecord", "file_sha256"]
 
@@ -84,6 +87,23 @@ class RunState(BaseModel):
     replans: list[ReplanRecord] = Field(default_factory=list)
     escalation: dict[str, Any] | None = None
 
+    def record_replan(
+        self, actions: Collection[str], believed: Mapping[str, Any], observed: Mapping[str, Any]
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        """The strike limit fired: note corrected beliefs, block what failed, reset strikes.
+
+        Shared by the local driver and the Temporal workflow; no I/O. Returns the
+        blocked actions and the corrections.
+        """
+        fixes = corrections(believed, observed)
+        failed = sorted(set(self.streak) & set(actions))
+        snapshot = {**self.facts, "__spec__": self.spec_sha256}
+        for a in failed:
+            self.blocked[a] = dict(snapshot)
+        self.replans.append(ReplanRecord(tick=self.tick, failed=failed, corrections=fixes, blocked=failed))
+        self.strikes, self.streak, self.plan = 0, [], []
+        return failed, fixes
+
 
 def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -111,15 +131,7 @@ class RunStore:
     def load(self) -> RunState:
         if not self.state_path.exists():
             raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`")
-        data = read_json(self.state_path)
-        try:
-            return RunState.model_validate(data)
-        except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise CorruptStateError(
-                f"{self.state_path}: {where}: {first['msg']}; the file was left untouched"
-            ) from None
+        return validated(RunState, read_json(self.state_path), self.state_path)
 
     def save(self, state: RunState) -> None:
         state.updated = now_iso()

@@ -13,11 +13,13 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from ..errors import CorruptStateError, StoreError
 
-__all__ = ["append_jsonl", "read_json", "read_jsonl", "write_json_atomic", "write_text_atomic"]
+__all__ = ["append_jsonl", "read_json", "read_jsonl", "validated", "write_json_atomic", "write_text_atomic"]
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
@@ -74,6 +76,19 @@ def read_json(path: str | Path) -> Any:
             f"{p}:{e.lineno}: not valid JSON ({e.msg}); the file was left untouched — "
             "restore it from the event log or remove it"
         ) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], data: Any, path: str | Path) -> M:
+    """``data`` as ``model``; a mismatch is a ``CorruptStateError`` naming the file and key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "<root>"
+        raise CorruptStateError(f"{path}: {where}: {first['msg']}; the file was left untouched") from None
 
 
 def append_jsonl(path: str | Path, record: Any) -> None:

@@ -23,11 +23,10 @@ with workflow.unsafe.imports_passed_through():
         Execute,
         Reached,
         blocked_now,
-        corrections,
         decide,
         judge,
     )
-    from ...runtime.state import ReplanRecord, RunState, TickRecord
+    from ...runtime.state import RunState, TickRecord
 
 __all__ = ["RUN_WORKFLOW", "RunWorkflow"]
 
@@ -204,13 +203,7 @@ class RunWorkflow:
         st = self.st
         believed = dict(st.facts)
         observed = await self.observe(list(self.spec.facts))
-        fixes = corrections(believed, observed)
-        failed = sorted(set(st.streak) & set(self.spec.actions))
-        snapshot = {**st.facts, "__spec__": st.spec_sha256}
-        for a in failed:
-            st.blocked[a] = dict(snapshot)
-        st.replans.append(ReplanRecord(tick=st.tick, failed=failed, corrections=fixes, blocked=failed))
-        st.strikes, st.streak, st.plan = 0, [], []
+        failed, fixes = st.record_replan(self.spec.actions, believed, observed)
         self.emit("replan", tick=st.tick, failed=failed, corrections=fixes, blocked=failed)
         await self.save()
 
