@@ -31,6 +31,7 @@ REPORT_FD, a pipe only the guard holds; -1 for none). OWNER is put in the comman
 GOALKEEPER_PROC_OWNER so a later goalkeeper can find leftovers of a crash.
 """
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -57,10 +58,8 @@ REPORT = [-1]
 def _report(text: str) -> None:
     if REPORT[0] < 0:
         return
-    try:
+    with contextlib.suppress(OSError):
         os.write(REPORT[0], (text + "\n").encode())
-    except OSError:
-        pass
 
 
 def _children_of(pid: int) -> list[int]:
@@ -108,10 +107,8 @@ def _signal_all(sig: int, pidns: bool) -> int:
         return 1
     victims = _descendants(os.getpid())
     for p in victims:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(p, sig)
-        except OSError:
-            pass
     return len(victims)
 
 
@@ -182,10 +179,8 @@ def _supervise(argv: list[str], env: dict[str, str], grace: float, pidns: bool, 
             break
         if sig is not None and sig.si_signo != signal.SIGCHLD and not stopping:
             stopping = True
-            try:
+            with contextlib.suppress(OSError):
                 os.killpg(main, signal.SIGTERM)
-            except OSError:
-                pass
             _end_all(pidns, grace)
             _reap(main, status)
             break
@@ -234,10 +229,8 @@ def _outer(init: int, parent: int) -> int:
         if os.getppid() != parent:
             os.kill(init, signal.SIGKILL)  # the namespace dies with its init
         elif sig is not None and sig.si_signo != signal.SIGCHLD:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(init, signal.SIGTERM)  # init turns it into TERM, wait, KILL for all
-            except OSError:
-                pass
     st = status[0] if status else 0
     return os.waitstatus_to_exitcode(st) if status and not os.WIFSIGNALED(st) else 137
 

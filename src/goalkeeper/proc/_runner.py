@@ -189,10 +189,7 @@ def run_argv(
             stdin = inp
         r, w = os.pipe()
         stack.callback(_close, r)
-        if mode == "none":
-            cmd = inner
-        else:
-            cmd = guard_argv(mode, grace, tag, w, inner)
+        cmd = inner if mode == "none" else guard_argv(mode, grace, tag, w, inner)
         try:
             proc = subprocess.Popen(
                 cmd, cwd=cwd, env=full_env, stdin=stdin, stdout=out, stderr=err,
