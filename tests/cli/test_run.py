@@ -93,7 +93,7 @@ def start_until(spec: Path, action: str, home: Path, world: Path,
         if proc.poll() is not None:
             raise AssertionError(f"runner exited early ({proc.returncode}): {out.read_text()}")
         dirs = run_dirs(home)
-        if dirs and any(e["event"] == "tick_started" and e["action"] == action for e in read_events(dirs[0])):
+        if dirs and any(e["event"] == "tick.started" and e["action"] == action for e in read_events(dirs[0])):
             return dirs[0]
         return None
 
@@ -150,10 +150,10 @@ def test_reached_exits_0_and_streams_json_events(world: Path, goalkeeper_home: P
     r = gk("run", write_spec(world, THREE_STEPS), "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert all({"ts", "run_id", "event"} <= set(e) for e in evs)
+    assert all({"ts", "runId", "seq", "event"} <= set(e) for e in evs)
     run_dir = only_run(goalkeeper_home)
-    assert {e["run_id"] for e in evs} == {run_dir.name}
-    assert evs[0]["event"] == "run_started" and evs[-1]["event"] == "reached"
+    assert {e["runId"] for e in evs} == {run_dir.name}
+    assert evs[0]["event"] == "run.started" and evs[-1]["event"] == "run.reached"
     assert evs == read_events(run_dir)  # the stream is the event log
     assert started_actions(evs) == ["step1", "step2", "step3"]
 
@@ -171,7 +171,7 @@ def test_tick_cap_exits_3(world: Path, goalkeeper_home: Path) -> None:
            home=goalkeeper_home, cwd=world)
     assert r.returncode == 3
     last = json_lines(r.stdout)[-1]
-    assert last["event"] == "escalated" and last["reason"] == "tick_cap"
+    assert last["event"] == "run.escalated" and last["reason"] == "tick_cap"
     assert count_lines(world / "step3.count") == 0
     assert read_state(only_run(goalkeeper_home))["status"] == "escalated"
 
@@ -189,8 +189,8 @@ def test_failing_action_exits_3_after_exactly_strikes_attempts(world: Path, goal
     assert r.returncode == 3
     evs = json_lines(r.stdout)
     assert started_actions(evs) == ["work"] * 3
-    assert [e["strikes"] for e in evs if e["event"] == "action_finished"] == [1, 2, 3]
-    assert evs[-1]["event"] == "escalated" and evs[-1]["reason"] == "no_admissible_action"
+    assert [e["strikes"] for e in evs if e["event"] == "action.finished"] == [1, 2, 3]
+    assert evs[-1]["event"] == "run.escalated" and evs[-1]["reason"] == "no_admissible_action"
 
 
 def test_unreachable_exits_3_and_files_triage(world: Path, goalkeeper_home: Path) -> None:
@@ -229,7 +229,7 @@ def test_confirm_without_yes_escalates_approval_required(world: Path, goalkeeper
     r = gk("run", write_spec(world, CONFIRM), "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 3
     last = json_lines(r.stdout)[-1]
-    assert last["event"] == "escalated" and last["reason"] == "approval_required"
+    assert last["event"] == "run.escalated" and last["reason"] == "approval_required"
     assert count_lines(world / "drop.count") == 0
 
 
@@ -252,13 +252,13 @@ def test_kill_9_mid_action_then_resume_reaches_the_goal(world: Path, goalkeeper_
     assert [(t["tick"], t["action"], t["outcome"]) for t in state["history"]] == [
         (1, "step1", "ok"), (2, "step2", "ok")]
     assert state["pending"]["action"] == "step3" and state["pending"]["tick"] == 3
-    assert kinds(read_events(run_dir))[-1] == "tick_started"
+    assert kinds(read_events(run_dir))[-1] == "tick.started"
 
     (world / "release").write_text("")
     r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert [e["event"] for e in evs[:3]] == ["resumed", "interrupted", "observed"]
+    assert [e["event"] for e in evs[:3]] == ["run.resumed", "action.interrupted", "facts.observed"]
     assert evs[1]["tick"] == 3 and evs[1]["action"] == "step3"
     assert started_actions(evs) == ["step3"]  # completed actions are not repeated
     state = read_state(run_dir)
@@ -308,7 +308,7 @@ def test_valid_spec_edit_between_kill_and_resume(world: Path, goalkeeper_home: P
     r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert "spec_changed" in kinds(evs)
+    assert "spec.changed" in kinds(evs)
     assert started_actions(evs) == ["fast"]  # the blocked action may run again
     assert count_lines(world / "fast.count") == 3 and count_lines(world / "slow.count") == 0
 
@@ -318,7 +318,7 @@ class _Crash(Exception):
 
 
 def _crash_at_tick_started(ev: dict[str, Any]) -> None:
-    if ev["event"] == "tick_started":
+    if ev["event"] == "tick.started":
         raise _Crash
 
 
@@ -373,12 +373,51 @@ def test_resume_unknown_run_leaves_no_trace(tmp_path: Path, goalkeeper_home: Pat
     assert not (tmp_path / "escaped").exists()
 
 
-def test_resume_a_finished_run_is_refused(world: Path, goalkeeper_home: Path) -> None:
+def test_resume_a_reached_run_reports_it_with_exit_0(world: Path, goalkeeper_home: Path) -> None:
     (world / "release").write_text("")
     assert gk("run", write_spec(world, THREE_STEPS), home=goalkeeper_home, cwd=world).returncode == 0
     run_dir = only_run(goalkeeper_home)
+    before = (run_dir / "events.jsonl").read_bytes()
     r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
-    assert r.returncode == 1 and "already ended" in r.stderr
+    assert r.returncode == 0 and "already reached its goal (tick 3)" in r.stdout
+    r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0 and json_lines(r.stdout) == [
+        {"runId": run_dir.name, "status": "reached", "tick": 3, "escalation": None}]
+    assert (run_dir / "events.jsonl").read_bytes() == before
+    assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 1]
+
+
+def test_resume_an_escalated_run_reports_it_with_exit_3(world: Path, goalkeeper_home: Path) -> None:
+    r = gk("run", write_spec(world, THREE_STEPS), "--max-ticks", "1", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 3
+    run_dir = only_run(goalkeeper_home)
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
+    assert r.returncode == 3 and "already escalated (tick_cap)" in r.stdout and "triage item tri-" in r.stdout
+
+
+def test_resume_sees_an_end_that_only_the_log_recorded(world: Path, goalkeeper_home: Path) -> None:
+    # Killed after run.reached was appended, before the state saying so was saved.
+    (world / "release").write_text("")
+    assert gk("run", write_spec(world, THREE_STEPS), home=goalkeeper_home, cwd=world).returncode == 0
+    run_dir = only_run(goalkeeper_home)
+    state = read_state(run_dir)
+    state.update(status="running", seq=state["seq"] - 1)
+    (run_dir / "state.json").write_text(json.dumps(state))
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0 and "already reached" in r.stdout
+    assert read_state(run_dir)["status"] == "reached"
+    assert count_lines(world / "step3.count") == 1
+
+
+def test_a_run_killed_before_its_first_state_is_never_started(tmp_path: Path, goalkeeper_home: Path) -> None:
+    run_dir = goalkeeper_home / "runs" / "run-20260101T000000-dead"
+    run_dir.mkdir(parents=True)
+    (run_dir / "lock").write_text("12345")
+    r = gk("runs", "list", home=goalkeeper_home, cwd=tmp_path)
+    assert r.returncode == 0 and "never started" in r.stdout
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=tmp_path)
+    assert r.returncode == 1 and "never started" in r.stderr and "nothing ran" in r.stderr
+    assert not run_dir.exists()  # nothing ran, nothing to keep
 
 
 def test_resume_with_max_ticks_override(world: Path, goalkeeper_home: Path) -> None:

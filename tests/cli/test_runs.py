@@ -102,7 +102,7 @@ def test_show_json_with_events(tmp_path: Path, goalkeeper_home: Path,
     r = gk("runs", "show", good.run_id, "--json", "--events", home=goalkeeper_home, cwd=tmp_path)
     (data,) = json_lines(r.stdout)
     kinds = [e["event"] for e in data["events"]]
-    assert kinds[0] == "run_started" and kinds[-1] == "reached" and "tick_started" in kinds
+    assert kinds[0] == "run.started" and kinds[-1] == "run.reached" and "tick.started" in kinds
 
 
 def test_show_human(tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunState, RunState]) -> None:

@@ -47,12 +47,12 @@ def test_healing_run_replans_and_reaches_like_locally(
               "--address", temporal_server.address, "--task-queue", queue, env=world)
     assert out.returncode == 0, out.stdout + out.stderr
     evs = json_lines(out.stdout)
-    assert [e["action"] for e in evs if e["event"] == "tick_started"] == [
+    assert [e["action"] for e in evs if e["event"] == "tick.started"] == [
         "run_tests", "build_image", "deploy",
         "verify_health", "verify_health", "verify_health",
         "pin_env", "deploy", "verify_health",
     ]
-    (replan,) = [e for e in evs if e["event"] == "replan"]
+    (replan,) = [e for e in evs if e["event"] == "run.replanned"]
     assert replan["failed"] == ["verify_health"]
     assert {"fact": "env_pinned", "believed": True, "observed": False} in replan["corrections"]
     (run_dir,) = (goalkeeper_home / "runs").iterdir()
