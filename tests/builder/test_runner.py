@@ -244,6 +244,7 @@ def test_the_runner_carries_the_runtimes_own_tick_loop() -> None:
     import ast
 
     import goalkeeper.runtime.deadline_http as deadline_http
+    import goalkeeper.runtime.instructions as instructions
     import goalkeeper.runtime.ledger as ledger
     import goalkeeper.runtime.machine as machine
 
@@ -253,7 +254,7 @@ def test_the_runner_carries_the_runtimes_own_tick_loop() -> None:
             assert not any(a.name.split(".")[0] == "goalkeeper" for a in node.names)
         if isinstance(node, ast.ImportFrom):
             assert node.level == 0 and (node.module or "").split(".")[0] != "goalkeeper", node.module
-    for module in (ledger, machine, deadline_http):
+    for module in (ledger, instructions, machine, deadline_http):
         body = Path(module.__file__ or "").read_text()
-        start = body.index("\nclass ") if module is not ledger else body.index("\n@dataclass")
+        start = body.index("\n@dataclass") if module is ledger else body.index("\nclass ")
         assert body[start:].strip() in source, module.__name__

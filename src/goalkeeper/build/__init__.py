@@ -55,7 +55,7 @@ _INLINE = re.compile(r"^# >>> inline (?P<module>[\w/]+\.py)\n.*?^# <<< inline\n"
 def runner_source() -> str:
     """The standalone runner: the template with goalkeeper's stdlib-only tick loop copied in.
 
-    The tick machine (``runtime/machine.py``, ``runtime/ledger.py``) and the HTTP
+    The tick machine (``runtime/ledger.py``, ``instructions.py``, ``machine.py``) and the HTTP
     observer's deadline (``runtime/deadline_http.py``) are the runtime's own
     modules, so the runner cannot drift from ``goalkeeper run``; they are read as
     text (not imported) and their relative imports dropped.

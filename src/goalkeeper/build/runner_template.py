@@ -45,6 +45,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from goalkeeper.runtime.ledger import Ledger
 # <<< inline
+# >>> inline runtime/instructions.py
+# (the machine's vocabulary; imported with it below)
+# <<< inline
 # >>> inline runtime/machine.py
 if TYPE_CHECKING:
     from goalkeeper.runtime.machine import (
