@@ -106,7 +106,7 @@ def kill_9(proc: subprocess.Popen[bytes], action_pid_file: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     assert proc.wait(30) == -signal.SIGKILL
     try:
-        wait_for(lambda: not pid_alive(pid), "the action to die with its runner", limit=5)
+        wait_for(lambda: not pid_alive(pid), "the action to die with its runner", limit=30)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
@@ -268,6 +268,29 @@ def test_kill_9_mid_action_then_resume_reaches_the_goal(world: Path, goalkeeper_
     assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 2]
 
 
+def test_kill_9_twice_the_second_time_during_the_resumed_action(world: Path, goalkeeper_home: Path,
+                                                                background: list[Any]) -> None:
+    spec = write_spec(world, THREE_STEPS)
+    run_dir, proc = start_until(spec, "step3", goalkeeper_home, world, background)
+    kill_9(proc, world / "step3.pid")
+    (world / "step3.pid").unlink()
+    out = world.parent / "resume.out"
+    again = gk_popen("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world, out=out)
+    background.append(again)
+    wait_for(lambda: [e["tick"] for e in read_events(run_dir) if e["event"] == "tick.started"] == [1, 2, 3, 4],
+             "the resumed run to start step3 again")
+    kill_9(again, world / "step3.pid")
+    (world / "release").write_text("")
+    r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0, r.stderr
+    state = read_state(run_dir)
+    assert [(t["tick"], t["action"], t["outcome"]) for t in state["history"]] == [
+        (1, "step1", "ok"), (2, "step2", "ok"), (3, "step3", "interrupted"), (4, "step3", "interrupted"),
+        (5, "step3", "ok")]
+    assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 3]
+    assert [e["seq"] for e in read_events(run_dir)] == list(range(1, state["seq"] + 1))
+
+
 def test_sigint_mid_action_stops_the_action_too(world: Path, goalkeeper_home: Path,
                                                 background: list[Any]) -> None:
     spec = write_spec(world, THREE_STEPS)
@@ -278,7 +301,7 @@ def test_sigint_mid_action_stops_the_action_too(world: Path, goalkeeper_home: Pa
     assert proc.wait(30) == 130
     assert read_state(run_dir)["pending"]["action"] == "step3"
     try:
-        wait_for(lambda: not pid_alive(pid), "the interrupted action to stop", limit=3)
+        wait_for(lambda: not pid_alive(pid), "the interrupted action to stop", limit=30)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
