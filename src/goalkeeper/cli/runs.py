@@ -6,8 +6,9 @@ import click
 from rich.markup import escape as e
 from rich.table import Table
 
+from ..errors import CorruptStateError
 from ..model.conditions import format_value
-from ..runtime.state import RunStore, list_runs
+from ..runtime.state import RunStore, list_runs, reconcile
 from ._common import echo_json, handle_errors, out_console
 
 
@@ -50,10 +51,16 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     """One run: status, facts, history, replans, escalation."""
     store = RunStore(run_id)
     st = store.load()
+    try:
+        log = store.events()
+        st, _ = reconcile(st, log)  # as the log says: a crash may have left the state behind
+    except CorruptStateError:
+        if events:
+            raise
     if as_json:
         data = st.model_dump(mode="json")
         if events:
-            data["events"] = store.events()
+            data["events"] = log
         echo_json(data)
         return
     out_console.print(f"[bold]{e(st.run_id)}[/] · {e(st.spec_name)} · [bold]{st.status}[/] · tick {st.tick}"

@@ -82,7 +82,7 @@ def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
             max_dollars=opts.max_dollars,
         )
         store.save(state)  # the run exists on disk before anything else happens
-        return _Driver(spec, store, state, opts).run({"search": opts.search})
+        return _Driver(spec, store, state, opts).run({"search": opts.search, "engine": "local"})
 
 
 def finished_run(run_id: str, root: Path | None = None) -> RunState | None:
