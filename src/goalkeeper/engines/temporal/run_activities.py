@@ -40,8 +40,10 @@ def _store(inp: dict[str, Any]) -> RunStore:
     return RunStore(inp["runId"], Path(inp["store"]))
 
 
-def _write_commit(inp: dict[str, Any]) -> RunState:
+def _write_commit(inp: dict[str, Any]) -> RunState | None:
     """Append the committed events the log lacks, then save the state unless a newer one is saved."""
+    if not inp.get("commit"):
+        return None
     store = _store(inp)
     state = RunState.model_validate(inp["commit"]["state"])
     with store.lock:
@@ -65,7 +67,7 @@ def _observe(inp: dict[str, Any]) -> dict[str, Any]:
 
 
 def _act(inp: dict[str, Any]) -> dict[str, Any]:
-    _write_commit(inp)  # tick.started is on disk before the action starts
+    _write_commit(inp)  # normally empty: the workflow saved tick.started just before
     spec = load_spec(inp["specPath"])
     action = spec.actions[inp["action"]]
     base = Path(inp["specPath"]).parent
@@ -89,7 +91,7 @@ def _act(inp: dict[str, Any]) -> dict[str, Any]:
 
 
 def _escalate(inp: dict[str, Any]) -> dict[str, Any]:
-    state = _write_commit(inp)
+    state = _write_commit(inp) or _store(inp).load()
     e = inp["escalation"]
     esc = Escalate(e["reason"], e["message"], e["severity"], e["summary"], e["context"], tuple(e["suggestions"]),
                    tuple(e["unreachable"]), tuple(e["gaps"]), tuple(e["blocked"]))

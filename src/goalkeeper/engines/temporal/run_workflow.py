@@ -4,7 +4,9 @@ The workflow decides nothing itself; it answers the machine's instructions the
 way the local driver does, with observing, acting and filing as activities:
 
 - ``Commit``: the event joins a buffer that the next activity writes to the shared
-  store (events first, then the state; duplicates from retries are skipped by seq).
+  store (events first, then the state; duplicates from retries are skipped by seq);
+  before an action the buffer is written on its own, so ``tick.started`` is on disk
+  before the command starts.
 - ``Observe`` / ``Act`` / ``Escalate``: one activity each. An action is never retried
   by Temporal: if its worker dies mid-action the machine records the tick
   ``interrupted`` and re-observes, as after a local crash.
@@ -59,9 +61,6 @@ class RunWorkflow:
 
     @workflow.query
     def state(self) -> dict[str, Any]:
-        return {**self.inp["state"], **self.ledger.to_dict(), "updated": workflow.now().isoformat()}
-
-    def _snapshot(self) -> dict[str, Any]:
         return {**self.inp["state"], **self.ledger.to_dict()}
 
     @workflow.run
@@ -103,8 +102,9 @@ class RunWorkflow:
 
     def _payload(self, extra: dict[str, Any]) -> dict[str, Any]:
         i = self.inp
+        commit = {"events": list(self.unsaved), "state": self.state()} if self.unsaved else None
         return {"specPath": i["specPath"], "runId": i["state"]["run_id"], "store": i["store"], "env": i.get("env"),
-                "commit": {"events": list(self.unsaved), "state": self._snapshot()}, **extra}
+                "commit": commit, **extra}
 
     async def _call(self, name: str, extra: dict[str, Any], timeout: timedelta,
                     retry: RetryPolicy = _RETRIED) -> Any:
@@ -114,6 +114,9 @@ class RunWorkflow:
         return out
 
     async def _act(self, i: Act, timeout: float) -> Acted:
+        # tick.started reaches the store first, through an activity that may be retried:
+        # the action's own activity must not fail (it is never retried) over a write.
+        await self._call("run_save", {}, timedelta(minutes=5))
         try:
             res = await self._call("run_execute_action", {"action": i.action, "tick": i.tick},
                                    timedelta(seconds=timeout), RetryPolicy(maximum_attempts=1))
