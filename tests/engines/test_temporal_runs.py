@@ -91,7 +91,9 @@ def test_a_worker_killed_mid_action_leaves_an_interrupted_tick_and_the_run_goes_
     world.mkdir()
     (world / "spec.yaml").write_text(HELD)
     first = workers.spawn(temporal_server.address, queue, concurrency=2)
-    cfg = load_config({"address": temporal_server.address, "task_queue": queue, "heartbeat_seconds": 2})
+    # The dead worker's action is noticed when its heartbeat stops; 5 s keeps a loaded box's live
+    # heartbeats well inside it (an extra cut-off would only add an interrupted tick, never fail).
+    cfg = load_config({"address": temporal_server.address, "task_queue": queue, "heartbeat_seconds": 5})
     st = start_run(world / "spec.yaml", cfg, root=goalkeeper_home, wait=False)
     runs = world / "step2.runs"
     wait_until(lambda: runs.exists(), what="step2 to start on the first worker")
