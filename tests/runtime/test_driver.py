@@ -141,7 +141,7 @@ FAILING = """
     goal: {done: true}
     facts: {done: {observe: {file: done}}}
     actions:
-      work: {pre: {done: false}, effects: {done: true}, timeout: 0.5, run: RUN}
+      work: {pre: {done: false}, effects: {done: true}, timeout: TIMEOUT, run: RUN}
     policy: {strikes: 1}
 """
 
@@ -159,7 +159,10 @@ FAILING = """
     ids=["nonzero", "timeout", "not-found-argv", "not-found-shell", "killed", "no-effect"],
 )
 def test_failure_kinds(world: Path, run: str | list[str], needle: str) -> None:
-    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps(run))), RunOptions())
+    # Only the hung command meets a short timeout: on a loaded box a quick one may take seconds.
+    timeout = "0.5" if run == ["sleep", "30"] else "60"
+    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps(run)).replace("TIMEOUT", timeout)),
+                   RunOptions())
     (rec,) = st.history
     assert rec.outcome == "failed" and needle in rec.reason, rec.reason
     assert rec.strikes == 1
@@ -171,7 +174,8 @@ def test_failure_kinds(world: Path, run: str | list[str], needle: str) -> None:
 
 
 def test_action_log_keeps_the_output(world: Path) -> None:
-    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps("echo to-out; echo to-err >&2; exit 3"))),
+    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps("echo to-out; echo to-err >&2; exit 3"))
+                              .replace("TIMEOUT", "60")),
                    RunOptions())
     log = Path(st.history[0].log or "")
     text = log.read_text()

@@ -23,7 +23,7 @@ from goalkeeper.runtime.observers import (
 from .helpers import PY
 
 
-def make_spec(facts: dict[str, Any], observe_timeout: float = 5) -> Spec:
+def make_spec(facts: dict[str, Any], observe_timeout: float = 60) -> Spec:
     """A spec holding ``facts`` plus a goal fact; observers are what is under test."""
     return spec_from_data({
         "goalkeeper": 1,
