@@ -42,6 +42,9 @@ __all__ = [
     "key_for",
     "keys_dir",
     "read_request",
+    "evidence_gaps",
+    "line_hash",
+    "rebuild",
     "replay_history",
     "sign",
     "verify_chain",
@@ -91,7 +94,7 @@ def goal_mac(key: bytes, data: Mapping[str, Any]) -> str:
     return sign(key, data)
 
 
-def _line_hash(rec: Mapping[str, Any]) -> str:
+def line_hash(rec: Mapping[str, Any]) -> str:
     return hashlib.sha256(_canon(rec)).hexdigest()
 
 
@@ -113,7 +116,7 @@ class Chain:
         if not self.records:
             return 0, ""
         last = self.records[-1]
-        return int(last.get("seq", 0)), _line_hash(last)
+        return int(last.get("seq", 0)), line_hash(last)
 
 
 def verify_chain(goal_id: str, root: Path | None = None, key: bytes | None = None) -> Chain:
@@ -131,7 +134,7 @@ def verify_chain(goal_id: str, root: Path | None = None, key: bytes | None = Non
             continue
         if rec.get("seq") != seq + 1 or rec.get("prev") != prev:
             problems.append(f"the chain breaks before seq {rec.get('seq')} (expected {seq + 1})")
-        seq, prev = int(rec.get("seq", seq + 1)), _line_hash(rec)
+        seq, prev = int(rec.get("seq", seq + 1)), line_hash(rec)
         recs.append(rec)
     return Chain(recs, problems[:20])
 
@@ -158,7 +161,7 @@ def append(goal_id: str, event: str, root: Path | None = None, **fields: Any) ->
     rec["mac"] = sign(key, rec)
     append_jsonl(path, rec)
     try:
-        _HEADS[str(path)] = (path.stat().st_size, seq + 1, _line_hash(rec))
+        _HEADS[str(path)] = (path.stat().st_size, seq + 1, line_hash(rec))
     except OSError:
         _HEADS.pop(str(path), None)
     return rec
@@ -211,13 +214,54 @@ def replay_history(records: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any]
         rec = r.get("record")
         if isinstance(rec, dict) and isinstance(rec.get("iteration"), int):
             its[rec["iteration"]] = dict(rec)
-        if config is not None:
-            for key in ("baseline", "baselineAt", "state", "escalation", "elapsedSeconds", "budget", "source"):
-                if key in r.get("goalFields", {}):
-                    config[key] = r["goalFields"][key]
+        fields = r.get("goalFields")
+        if config is not None and isinstance(fields, dict):
+            config.update(fields)
     return config, [its[k] for k in sorted(its)]
 
 
-def require(cond: bool, what: str) -> None:
-    if not cond:
-        raise CorruptStateError(what)
+def evidence_gaps(history: Iterable[Mapping[str, Any]], records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Verdicts in ``history`` that their own events do not back (a converged iteration needs its
+    ``conditions.finished`` and ``oracle.finished``, a rejection its ``iteration.rejected``)."""
+    seen: dict[tuple[str, int], Mapping[str, Any]] = {}
+    for r in records:
+        it = r.get("iteration")
+        if isinstance(it, int):
+            seen[(str(r.get("event")), it)] = r
+    gaps = []
+    for h in history:
+        n, verdict = h.get("iteration"), h.get("oracleVerdict")
+        if not isinstance(n, int) or h.get("phase") != "done":
+            continue
+        if h.get("rejected"):
+            if ("iteration.rejected", n) not in seen:
+                gaps.append(f"iteration {n} is marked rejected but no iteration.rejected event backs it")
+            continue
+        if verdict == "void":
+            if ("iteration.voided", n) not in seen:
+                gaps.append(f"iteration {n} is marked void but no iteration.voided event backs it")
+            continue
+        oracle = seen.get(("oracle.finished", n))
+        if oracle is None or oracle.get("verdict") != verdict:
+            gaps.append(f"iteration {n} says {verdict!r} but its oracle.finished event does not")
+        if verdict == "converged":
+            cond = seen.get(("conditions.finished", n))
+            results = cond.get("results") if cond else None
+            if not isinstance(results, list) or not all(isinstance(x, dict) and x.get("passed") for x in results):
+                gaps.append(f"iteration {n} converged without a conditions.finished event where all passed")
+    return gaps
+
+
+def rebuild(goal_id: str, chain: Chain) -> dict[str, Any]:
+    """The goal as its signed log says it is (the file is not consulted)."""
+    config, history = replay_history(chain.records)
+    if config is None:
+        raise CorruptStateError(
+            f"goal {goal_id}: its event log has no signed goal.created record, so it cannot be rebuilt; "
+            "start the goal over with `goalkeeper goal new`"
+        )
+    data = dict(config)
+    data["history"] = history
+    data["ledgerSeq"] = chain.head[0]
+    data["goalId"] = goal_id
+    return data

@@ -36,7 +36,7 @@ from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartItera
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate
 from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
-from .persist import commit_goal, goal_fields, load_goal, save_goal
+from .persist import audited_goal, commit_goal, goal_fields, save_goal
 from .protect import Finding, glob_match
 from .seal import Seal
 from .tree import Tree
@@ -152,7 +152,10 @@ class GoalLoop:
     # --- the run --------------------------------------------------------------
     def run(self) -> Goal:
         with gstore.goal_lock(self.goal_id, self.root):
-            goal = load_goal(self.goal_id, self.root)
+            goal, problems = audited_goal(self.goal_id, self.root, repair=True)
+            if problems:  # never accepted: rebuilt from the signed log, the phases after it run again
+                self._emit("goal.repaired", goal, problems=problems[:10])
+                save_goal(goal, self.root)
             check_rules(goal)
             ws = Path(goal.workspace or os.getcwd()).resolve()
             if not ws.is_dir():

@@ -18,11 +18,11 @@ from ..store import goals as gstore
 from ..store.atomic import validated
 from ..store.home import now_iso
 from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
+from .ledger import Chain, evidence_gaps, goal_mac, key_for, line_hash, rebuild, verify_chain
 from .ledger import append as ledger_append
-from .ledger import goal_mac, key_for
 from .protect import DEFAULT_TESTS
 
-__all__ = ["MIGRATIONS", "commit_goal", "goal_fields", "list_goals", "load_goal", "migrate", "save_goal"]
+__all__ = ["MIGRATIONS", "audited_goal", "commit_goal", "goal_fields", "list_goals", "load_goal", "migrate", "save_goal"]
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -146,6 +146,49 @@ def save_goal(goal: Goal, root: Path | None = None) -> Goal:
     data["mac"] = goal_mac(key_for(root), data)
     gstore.write_goal_data(goal.goal_id, data, root)
     return goal
+
+
+def audited_goal(goal_id: str, root: Path | None = None, *, repair: bool = False) -> tuple[Goal, list[str]]:
+    """The goal, checked against its signed event log: signature, chain, head and evidence.
+
+    Any problem is an :class:`IntegrityError`, unless ``repair``: then the goal
+    is rebuilt from the longest valid prefix of the log (phases after it run
+    again), saved, and the problems are returned.
+    """
+    chain = verify_chain(goal_id, root)
+    problems = list(chain.problems)
+    goal: Goal | None = None
+    try:
+        goal = load_goal(goal_id, root)
+    except IntegrityError as e:
+        problems.append(str(e))
+    if goal is not None:
+        if goal.ledger_seq > chain.head[0]:
+            problems.append(f"the goal file reflects event {goal.ledger_seq} but the log ends at {chain.head[0]} "
+                            "(the log was cut)")
+        problems += evidence_gaps([h.dump() for h in goal.history], chain.records)
+    if not problems:
+        assert goal is not None
+        return goal, []
+    if not repair:
+        raise IntegrityError(f"goal {goal_id}: " + "; ".join(problems[:3])
+                             + "; `goalkeeper goal run ID` rebuilds it from the signed log")
+    prefix = _valid_prefix(chain)
+    rebuilt = validated(Goal, migrate(rebuild(goal_id, prefix)), gstore.goal_path(goal_id, root))
+    save_goal(rebuilt, root)
+    return rebuilt, problems
+
+
+def _valid_prefix(chain: Chain) -> Chain:
+    """The records up to the first break: only what was signed in order is believed."""
+    out: list[dict[str, Any]] = []
+    prev, seq = "", 0
+    for rec in chain.records:
+        if rec.get("seq") != seq + 1 or rec.get("prev") != prev:
+            break
+        out.append(rec)
+        seq, prev = int(rec["seq"]), line_hash(rec)
+    return Chain(out, [])
 
 
 def commit_goal(goal: Goal, event: str, root: Path | None = None, record: Iteration | None = None,
