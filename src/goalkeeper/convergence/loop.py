@@ -39,7 +39,7 @@ from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
 from .persist import audited_goal, commit_goal, goal_fields, save_goal
 from .protect import Finding, glob_match
 from .seal import Seal
-from .tree import Tree
+from .tree import Tree, touched
 
 __all__ = ["EventSink", "GoalLoop", "run_goal"]
 
@@ -72,6 +72,7 @@ class GoalLoop:
         self.on_event = on_event
         self._mark = clock()
         self._seal: Seal | None = None
+        self._after_maker: Tree | None = None
 
     # --- plumbing -------------------------------------------------------------
     def _emit(self, event: str, goal: Goal | None = None, rec: Iteration | None = None, **fields: Any) -> None:
@@ -315,7 +316,8 @@ class GoalLoop:
     def _maker_policy(self, goal: Goal, ws: Path, rec: Iteration, tmp: Path) -> Policy:
         box = None
         if self._sandbox_mode(goal) == "bwrap":
-            box = Sandbox(writable=(ws,), hidden=(self._home(),), tmpdir=tmp)
+            given = tuple(Path(a) for a in goal.maker.argv if a.startswith("/"))
+            box = Sandbox(writable=(ws,), hidden=(self._home(), ledger.keys_dir()), tmpdir=tmp, expose=given)
         return Policy(owner=self._owner(goal, f"maker:{rec.iteration}"), strict=True, sandbox=box,
                       drop_env_prefixes=("GOALKEEPER_",), keep_env=_KEEP_ENV)
 
@@ -338,6 +340,7 @@ class GoalLoop:
         rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
         rec.source_after = after.source_digest
+        self._after_maker = after
         found = seal.findings(after)
         parent = self._accepted(goal, rec.iteration)
         cp = seal.checkpoint(after, f"goalkeeper {goal.goal_id} iteration {rec.iteration}", parent,
@@ -387,13 +390,18 @@ class GoalLoop:
     def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         seal = self.seal(goal, ws)
         pre = seal.walk()
+        after_maker = self._after_maker
         if rec.tree_after is not None and pre.digest != rec.tree_after:
             return self._void(goal, ws, rec, "the workspace changed between the maker and the checks",
                               _changed(self, goal, rec, pre))
+        if after_maker is not None and after_maker.digest == rec.tree_after and touched(after_maker, pre):
+            return self._void(goal, ws, rec, "files were touched between the maker and the checks",
+                              touched(after_maker, pre))
         with self._alive():
             run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
         post = seal.walk()
-        changed = [p for p in _diff(pre, post) if not glob_match(p, goal.guards.check_outputs)]
+        changed = [p for p in sorted(set(_diff(pre, post)) | set(touched(pre, post)))
+                   if not glob_match(p, goal.guards.check_outputs)]
         tool = seal.toolchain_changes()
         rec.condition_results = run.results
         if run.tampered:
@@ -427,7 +435,7 @@ class GoalLoop:
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
         rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)
         rec.cost_known = rec.cost_known and verdict.cost_known
-        changed = _diff(pre, post) + seal.toolchain_changes()
+        changed = sorted(set(_diff(pre, post)) | set(touched(pre, post))) + seal.toolchain_changes()
         if changed:
             rec.finished_at = now_iso()
             return self._void(goal, ws, rec, "the oracle changed the working tree", changed)
