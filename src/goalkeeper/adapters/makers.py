@@ -120,7 +120,7 @@ class CommandMaker:
             cost_dollars=float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0,
             exit_code=res.exit_code,
             timed_out=res.timed_out,
-            output_tail=res.output[-2000:],
+            output_tail=res.output[-64_000:],
         )
 
 

@@ -35,6 +35,7 @@ from .checkpoints import Checkpoint
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate
+from .logs import write_log
 from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
 from .persist import audited_goal, commit_goal, goal_fields, save_goal
 from .protect import Finding, glob_match
@@ -382,6 +383,8 @@ class GoalLoop:
                 policy(self._maker_policy(goal, ws, rec, Path(tmp))):
             result = maker.make(request)
         end_leftovers(self._owner(goal, f"maker:{rec.iteration}"))  # containment's second line
+        with contextlib.suppress(OSError):
+            write_log(goal.goal_id, rec.iteration, "maker", result.output_tail or result.summary, self.root)
         after = seal.walk()
         rec.maker_summary = result.summary
         rec.maker_exit_code = result.exit_code
@@ -450,6 +453,9 @@ class GoalLoop:
                               touched(after_maker, pre))
         with self._alive():
             run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
+        for i, text in enumerate(run.outputs):
+            with contextlib.suppress(OSError):
+                write_log(goal.goal_id, rec.iteration, "checks", text, self.root, index=i + 1)
         post = seal.walk()
         changed = [p for p in sorted(set(_diff(pre, post)) | set(touched(pre, post)))
                    if not glob_match(p, goal.guards.check_outputs)]
