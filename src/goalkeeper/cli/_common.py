@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import GoalkeeperError, LockedError, SpecError
+from ..errors import GoalkeeperError, LockedError, NotFoundError, SpecError
+from ..store.ids import IdKind, check_id, resolve_id
 
 __all__ = [
     "EXIT_ERROR",
@@ -25,6 +26,7 @@ __all__ = [
     "fail",
     "handle_errors",
     "out_console",
+    "resolve",
 ]
 
 EXIT_OK = 0
@@ -75,3 +77,16 @@ def handle_errors(fn: F) -> F:
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def resolve(kind: IdKind, text: str, *, local: bool = True) -> str:
+    """The id a user typed (an id, a unique prefix, or ``last``), checked before any file is touched.
+
+    With a remote engine the local store may not know the id: a well-formed id passes as is.
+    """
+    try:
+        return resolve_id(kind, text)
+    except NotFoundError:
+        if local:
+            raise
+        return check_id(kind, text)

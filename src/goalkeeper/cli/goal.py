@@ -41,6 +41,7 @@ from ._common import (
     err_console,
     handle_errors,
     out_console,
+    resolve,
 )
 
 __all__ = ["command"]
@@ -210,6 +211,7 @@ def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bo
 @handle_errors
 def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
     """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
@@ -225,6 +227,7 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 
     To move a local goal into Temporal, `goal run ID --engine temporal --detach`.
     """
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     data = _load(goal_id, engine).dump()
     if output:
         write_json_atomic(output, data)
@@ -245,6 +248,7 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | None,
                max_duration: str | None, no_run: bool, as_json: bool, engine: EngineChoice) -> None:
     """Continue a paused goal (the maker gets the last nextHint)."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:  # a signal to a paused workflow, or a new run of an escalated goal
         goal = get_engine(engine.name).resume_goal(
             goal_id, engine.temporal(), wait=not no_run, on_event=_Progress(as_json),
@@ -266,6 +270,7 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
 @handle_errors
 def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Pause a goal; a running loop stops at its next phase boundary."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     what = pause_goal(goal_id) if engine.is_local else get_engine(engine.name).pause_goal(goal_id, engine.temporal())
     click.echo(f"{goal_id}: pause {'requested (the loop stops at the next phase)' if what == 'requested' else 'done'}")
 
@@ -276,6 +281,7 @@ def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
 @handle_errors
 def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Give up on a goal (state failed, escalation reason manual)."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     what = (abandon_goal(goal_id) if engine.is_local
             else get_engine(engine.name).abandon_goal(goal_id, engine.temporal()))
     click.echo(f"{goal_id}: {'abandon requested' if what == 'requested' else 'abandoned'}")
@@ -287,6 +293,7 @@ def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
 @handle_errors
 def rollback_cmd(goal_id: str, to: int) -> None:
     """Restore the working tree to the checkpoint of iteration N (HEAD and index untouched)."""
+    goal_id = resolve("goal", goal_id)
     deleted = rollback_goal(goal_id, to)
     click.echo(f"{goal_id}: working tree restored to checkpoint {to}"
                + (f" ({len(deleted)} file(s) removed)" if deleted else ""))
@@ -322,6 +329,7 @@ _STATE_STYLE = {"active": "cyan", "paused": "yellow", "converged": "green", "esc
 @handle_errors
 def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """One goal's state, spend and last condition results."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     s = _status(_load(goal_id, engine))
     if as_json:
         echo_json(s)
@@ -344,6 +352,7 @@ def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
 @handle_errors
 def show_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """Everything about a goal, including every iteration."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     goal = _load(goal_id, engine)
     if as_json:
         echo_json(goal.dump())

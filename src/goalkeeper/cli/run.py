@@ -11,7 +11,7 @@ from ..engines.cli_options import EngineChoice, engine_options
 from ..errors import GoalkeeperError
 from ..runtime.driver import RunOptions, resume_run, start_run
 from ..runtime.progress import json_reporter, rich_reporter
-from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, out_console
+from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, out_console, resolve
 
 
 @click.command("run")
@@ -36,6 +36,8 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
     """Observe, plan, act one action per tick, replan after strikes, escalate when stuck."""
     if spec_path is None and resume_id is None:
         fail("give a SPEC to run, or --resume RUN_ID", EXIT_USAGE)
+    if resume_id is not None:
+        resume_id = resolve("run", resume_id)
     if not engine.is_local:
         if resume_id or runtime != "planner" or spec_path is None:
             fail(f"--engine {engine.name} runs the planner runtime on a new run (a workflow resumes "

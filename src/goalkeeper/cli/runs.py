@@ -8,7 +8,7 @@ from rich.table import Table
 
 from ..model.conditions import format_value
 from ..runtime.state import RunState, RunStore, list_runs
-from ._common import echo_json, handle_errors, out_console
+from ._common import echo_json, handle_errors, out_console, resolve
 
 
 @click.group("runs")
@@ -45,7 +45,7 @@ def list_cmd(as_json: bool) -> None:
 @handle_errors
 def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     """One run: status, facts, history, replans, escalation."""
-    store = RunStore(run_id)
+    store = RunStore(resolve("run", run_id))
     st = store.load()
     if as_json:
         data = st.model_dump(mode="json")

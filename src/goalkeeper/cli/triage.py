@@ -8,7 +8,7 @@ import click
 
 from ..convergence import promote_item
 from ..store.triage import TriageItem, get_item, list_items, markdown_of, set_status
-from ._common import echo_json, err_console, handle_errors, out_console
+from ._common import echo_json, err_console, handle_errors, out_console, resolve
 
 __all__ = ["command"]
 
@@ -62,6 +62,7 @@ def _print_item(item: TriageItem) -> None:
 @handle_errors
 def show_cmd(item_id: str, as_json: bool) -> None:
     """One item; prints its Markdown report when it has one."""
+    item_id = resolve("triage", item_id)
     item = get_item(item_id)
     if as_json:
         echo_json({**item.model_dump(mode="json"), "markdown": markdown_of(item_id)})
@@ -88,6 +89,7 @@ def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[st
             maker: str | None, max_iterations: int | None, workspace: str | None,
             note: str | None, as_json: bool) -> None:
     """Mark an item acted on; with --goal, turn it into a new goal (objective = its summary)."""
+    item_id = resolve("triage", item_id)
     if as_goal:
         goal = promote_item(item_id, until=list(until), types=list(types),
                             maker_argv=shlex.split(maker) if maker else None,
@@ -104,6 +106,7 @@ def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[st
 
 
 def _set(item_id: str, status: str, note: str | None, as_json: bool) -> None:
+    item_id = resolve("triage", item_id)
     item = set_status(item_id, status, note=note)  # type: ignore[arg-type]
     if as_json:
         echo_json(item.model_dump(mode="json"))

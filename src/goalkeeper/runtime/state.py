@@ -1,6 +1,8 @@
 """A run on disk: ``<home>/runs/<run-id>/`` with state.json, events.jsonl, logs/, a lock.
 
 state.json is rewritten atomically after every step; events.jsonl only grows.
+A run id is checked against its pattern before any path is built, and every
+file is opened without following a link below the home.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from ..store import (
     write_json_atomic,
 )
 from ..store.atomic import validated
+from ..store.ids import check_id, existing_ids
+from ..store.safe import MAX_SPEC_BYTES, is_regular, read_bounded
 from .decide import corrections
 
 __all__ = ["ReplanRecord", "RunState", "RunStore", "TickRecord", "file_sha256"]
@@ -106,19 +110,20 @@ class RunState(BaseModel):
 
 
 def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_bounded(path, limit=MAX_SPEC_BYTES, follow_symlinks=True)).hexdigest()
 
 
 class RunStore:
     """Files of one run. All writes are atomic or appends."""
 
     def __init__(self, run_id: str, root: Path | None = None) -> None:
-        self.run_id = run_id
-        self.dir = (root or home()) / "runs" / run_id
+        self.run_id = check_id("run", run_id)
+        self.root = root or home()
+        self.dir = self.root / "runs" / run_id
         self.state_path = self.dir / "state.json"
         self.events_path = self.dir / "events.jsonl"
         self.logs = self.dir / "logs"
-        self.lock = FileLock(self.dir / "lock", what=f"run {run_id}")
+        self.lock = FileLock(self.dir / "lock", what=f"run {run_id}", root=self.root)
 
     @classmethod
     def create(cls, root: Path | None = None) -> RunStore:
@@ -126,37 +131,42 @@ class RunStore:
         return cls(f"run-{stamp}-{new_id('x', 4)[2:]}", root)
 
     def exists(self) -> bool:
-        return self.state_path.exists()
+        """A regular state file exists (a link or a FIFO in its place does not count)."""
+        return is_regular(self.state_path, self.root)
 
     def load(self) -> RunState:
-        if not self.state_path.exists():
-            raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`")
-        return validated(RunState, read_json(self.state_path), self.state_path)
+        try:
+            data = read_json(self.state_path, root=self.root)
+        except FileNotFoundError:
+            raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`") from None
+        state = validated(RunState, data, self.state_path)
+        if state.run_id != self.run_id:
+            raise CorruptStateError(f"{self.state_path}: holds run_id {state.run_id!r}, not {self.run_id!r}; "
+                                    "the file was left untouched — remove this run folder if it is not yours")
+        return state
 
     def save(self, state: RunState) -> None:
         state.updated = now_iso()
-        write_json_atomic(self.state_path, state.model_dump(mode="json"))
+        write_json_atomic(self.state_path, state.model_dump(mode="json"), root=self.root)
 
     def event(self, kind: str, **data: Any) -> dict[str, Any]:
         rec = {"ts": now_iso(), "run_id": self.run_id, "event": kind, **data}
-        append_jsonl(self.events_path, rec)
+        append_jsonl(self.events_path, rec, root=self.root)
         return rec
 
     def events(self) -> list[dict[str, Any]]:
-        return list(read_jsonl(self.events_path))
+        return list(read_jsonl(self.events_path, root=self.root))
 
 
 def list_runs(root: Path | None = None) -> list[RunState | tuple[str, str]]:
-    """Every run, newest first; a damaged one appears as (run_id, error)."""
-    d = (root or home()) / "runs"
+    """Every run, newest first; a damaged one appears as (run_id, error) and never stops the list."""
     out: list[RunState | tuple[str, str]] = []
-    if not d.exists():
-        return out
-    for p in sorted(d.iterdir(), reverse=True):
-        if not (p / "state.json").exists():
-            continue
+    for run_id in sorted(existing_ids("run", root), reverse=True):
+        store = RunStore(run_id, root)
         try:
-            out.append(RunStore(p.name, root).load())
+            out.append(store.load())
+        except NotFoundError:
+            continue  # a folder without state (a crash before the first save)
         except CorruptStateError as e:
-            out.append((p.name, str(e)))
+            out.append((run_id, str(e)))
     return out
