@@ -54,7 +54,8 @@ def test_huge_integers_name_their_key() -> None:
 
 
 def test_impossible_dates_and_non_finite_numbers() -> None:
-    assert [p.path for p in decode_yaml("d: 2001-13-45\ne: [1, .nan]\nf: .inf\n").problems] == ["d", "e[1]", "f"]
+    found = decode_yaml("d: 2001-13-45\ne: [1, .nan]\nf: .inf\n").problems
+    assert sorted(p.path for p in found) == ["d", "e[1]", "f"]
     assert decode_json('{"a": NaN}', finite=True)[1] is not None
     assert decode_json('{"a": NaN}')[1] is None  # state files may hold what Python wrote
 

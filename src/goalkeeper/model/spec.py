@@ -245,18 +245,26 @@ def suggest(name: str, known: list[str] | Any) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
+_SUGGESTIONS = 20  # "did you mean" costs O(facts) each; past this many unknown names, skip it
+
+
 def _resolve(spec: Spec) -> list[SpecIssue]:
     issues: list[SpecIssue] = []
     facts = spec.facts
+    budget = [_SUGGESTIONS]
 
     def err(path: str, msg: str, code: str = "invalid") -> None:
         issues.append(SpecIssue(path=path, message=msg, code=code))
+
+    def unknown(name: str) -> str:
+        budget[0] -= 1
+        return "unknown fact" + (suggest(name, facts) if budget[0] >= 0 else "")
 
     def conds(base: str, raw: Mapping[str, Any]) -> tuple[Condition, ...]:
         out: list[Condition] = []
         for fact, rhs in raw.items():
             if fact not in facts:
-                err(f"{base}.{fact}", "unknown fact" + suggest(fact, facts), "unknown-fact")
+                err(f"{base}.{fact}", unknown(fact), "unknown-fact")
                 continue
             parsed, errors = parse_condition(fact, facts[fact].type, rhs)
             for sub, msg in errors:
@@ -278,7 +286,7 @@ def _resolve(spec: Spec) -> list[SpecIssue]:
         for fact, val in adef.effects.items():
             path = f"actions.{aname}.effects.{fact}"
             if fact not in facts:
-                err(path, "unknown fact" + suggest(fact, facts), "unknown-fact")
+                err(path, unknown(fact), "unknown-fact")
                 continue
             if isinstance(val, Mapping):
                 err(path, f"an effect assigns a value (e.g. {fact}: true), not a condition")

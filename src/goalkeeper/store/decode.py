@@ -42,6 +42,7 @@ __all__ = [
 MAX_DEPTH = 100  # no goalkeeper file nests past about 8 levels
 MAX_NODES = 2_000_000  # values after alias expansion; a 5,000-action spec has about 100,000
 LineMap = dict[str, int]
+_SCAN_ABOVE = 4 << 20  # two characters per node at least: 4 MiB cannot exceed MAX_NODES
 
 try:  # libyaml parses in C, several times faster; the constructor stays in Python either way
     from yaml import CSafeLoader as _Base
@@ -226,10 +227,13 @@ def decode_yaml(text: str, *, lines: bool = True, finite: bool = True, max_depth
     """One YAML document, bounded; ``problems`` is empty when ``data`` can be used."""
     res = YamlResult()
     try:
-        problem = _scan(text, max_depth, max_nodes)
-        if problem is not None:
-            res.problems.append(problem)
-            return res
+        # Without an anchor there is no alias, and a text this short holds fewer nodes than
+        # the limit; depth is then checked after construction (which PyYAML does iteratively).
+        if "&" in text or len(text) > _SCAN_ABOVE:
+            problem = _scan(text, max_depth, max_nodes)
+            if problem is not None:
+                res.problems.append(problem)
+                return res
         loader = _Loader(text)
         try:
             node = loader.get_single_node()
@@ -297,41 +301,73 @@ def decode_json(text: str, *, finite: bool = False, reject_duplicates: bool = Fa
     return (None, problems[0]) if problems else (data, None)
 
 
-def _label(path: str, key: Any) -> str:
-    if isinstance(key, int) and not isinstance(key, bool):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
+_Where = tuple[Any, Any] | None  # (parent, key) links, joined into a key path only when reported
+
+
+def _path_of(where: _Where) -> str:
+    keys: list[Any] = []
+    while where is not None:
+        where, key = where
+        keys.append(key)
+    out = ""
+    for key in reversed(keys):
+        if isinstance(key, int) and not isinstance(key, bool):
+            out += f"[{key}]"
+        else:
+            out += f".{key}" if out else str(key)
+    return out
+
+
+_SCALARS = (str, int, bool, type(None))
 
 
 def check_tree(data: Any, *, finite: bool = True, max_depth: int = MAX_DEPTH,
                first: bool = False, most: int = 20) -> list[Problem]:
     """Values no goalkeeper file may hold: too deep, unreadable numbers, NaN/inf (``finite``).
 
-    Iterative; a container shared through YAML aliases is checked once.
+    Iterative; only containers go on the stack and a key path is only built for a
+    problem; a container shared through YAML aliases is checked once.
     """
     problems: list[Problem] = []
+    limit = 1 if first else most
+
+    def bad(v: Any, where: _Where) -> bool:
+        t = type(v)
+        if t is float:
+            if finite and not math.isfinite(v):
+                problems.append(Problem(_path_of(where), f"{v} is not a finite number; write a number"))
+            return True
+        if t is _Bad:
+            problems.append(Problem(_path_of(where), v.message))
+            return True
+        return False
+
+    if not isinstance(data, Mapping | list | tuple | set | frozenset):
+        bad(data, None)
+        return problems
     seen: set[int] = set()
-    todo: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while todo and len(problems) < (1 if first else most):
-        obj, path, depth = todo.pop()
-        if isinstance(obj, _Bad):
-            problems.append(Problem(path, obj.message))
-        elif isinstance(obj, float):
-            if finite and not math.isfinite(obj):
-                problems.append(Problem(path, f"{obj} is not a finite number; write a number"))
-        elif isinstance(obj, Mapping | list | tuple | set | frozenset):
-            if id(obj) in seen:
+    todo: list[tuple[Any, int, _Where]] = [(data, 0, None)]
+    while todo and len(problems) < limit:
+        obj, depth, where = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if depth >= max_depth:
+            problems.append(Problem(_path_of(where), f"nested deeper than {max_depth} levels"))
+            continue
+        if isinstance(obj, Mapping):
+            items: Any = obj.items()
+            for k in obj:
+                if type(k) is not str:
+                    bad(k, where)
+        else:
+            items = enumerate(obj)
+        for k, v in items:
+            if type(v) in _SCALARS or bad(v, (where, k)):
                 continue
-            seen.add(id(obj))
-            if depth >= max_depth:
-                problems.append(Problem(path, f"nested deeper than {max_depth} levels"))
-                continue
-            items = obj.items() if isinstance(obj, Mapping) else enumerate(obj)
-            kids = [(v, _label(path, k), depth + 1) for k, v in items]
-            if isinstance(obj, Mapping):
-                kids += [(k, path, depth + 1) for k in obj if isinstance(k, _Bad | float)]
-            todo.extend(reversed(kids))
-    return problems
+            if isinstance(v, Mapping | list | tuple | set | frozenset):
+                todo.append((v, depth + 1, (where, k)))
+    return problems[:limit]
 
 
 def json_text(data: Any, indent: int | None = None) -> str:
@@ -372,10 +408,12 @@ def json_line_map(text: str) -> LineMap:
             continue
         parent = stack[-1] if stack else None
         if parent is not None and parent[0] and parent[4]:  # a key
-            try:
-                key = str(json.loads(tok))
-            except ValueError:
-                key = tok.strip('"')
+            key = tok[1:-1]
+            if "\\" in key:
+                try:
+                    key = str(json.loads(tok))
+                except ValueError:
+                    pass
             parent[2] = key
             out.setdefault(f"{parent[1]}.{key}" if parent[1] else key, line)
             continue
