@@ -43,6 +43,7 @@ from ._common import (
     out_console,
     resolve,
 )
+from ._common import esc as _esc
 
 __all__ = ["command"]
 
@@ -146,12 +147,12 @@ class _Progress:
                 mark = "[green]✔[/]" if r["passed"] else "[red]✘[/]"
                 p(f"  {mark} {_esc(r['command'])}: {_esc(r['summary'])}")
         elif kind == "oracle.finished":
-            p(f"  oracle: {ev.get('verdict')} (confidence {ev.get('confidence')})")
+            p(f"  oracle: {_esc(ev.get('verdict'))} (confidence {_esc(ev.get('confidence'))})")
         elif kind == "goal.converged":
             p(f"[bold green]converged[/] at iteration {n or ev.get('iteration')}, ${ev.get('spentDollars', 0):.2f}")
         elif kind == "goal.escalated":
-            p(f"[bold red]escalated[/] ({ev.get('reason')}): {_esc(ev.get('detail'))}")
-            p(f"  triage item {ev.get('triageId')}: `goalkeeper triage show {ev.get('triageId')}`")
+            p(f"[bold red]escalated[/] ({_esc(ev.get('reason'))}): {_esc(ev.get('detail'))}")
+            p(f"  triage item {_esc(ev.get('triageId'))}: `goalkeeper triage show {_esc(ev.get('triageId'))}`")
         elif kind == "goal.paused":
             p(f"[yellow]paused[/]: {_esc(ev.get('detail'))}; resume with `goalkeeper goal resume {ev['goalId']}`")
         elif kind == "goal.abandoned":
@@ -173,10 +174,6 @@ def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
     with out_console.status("starting…") as status:
         progress.status = status
         return run_goal(goal_id, on_event=progress)
-
-
-def _esc(text: object) -> str:
-    return str(text).replace("[", r"\[")
 
 
 def _exit_for(goal: Goal) -> int:
@@ -342,7 +339,7 @@ def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
         out_console.print(f"  {'✔' if c['passed'] else '✘'} {_esc(c['command'])}: {_esc(c['summary'])}")
     if s["escalation"]:
         e = s["escalation"]
-        out_console.print(f"  escalated: {e['reason']}: {_esc(e['detail'])} (triage {e.get('triageId')})")
+        out_console.print(f"  escalated: {_esc(e['reason'])}: {_esc(e['detail'])} (triage {_esc(e.get('triageId'))})")
 
 
 @command.command("show")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import click
-from rich.markup import escape as e
 from rich.table import Table
 
 from ..model.conditions import format_value
 from ..runtime.state import RunState, RunStore, list_runs
 from ._common import echo_json, handle_errors, out_console, resolve
+from ._common import esc as e
 
 
 @click.group("runs")
@@ -32,7 +32,7 @@ def list_cmd(as_json: bool) -> None:
     table = Table("run", "spec", "status", "ticks", "updated")
     for r in runs:
         if isinstance(r, RunState):
-            table.add_row(e(r.run_id), e(r.spec_name), r.status, str(r.tick), r.updated)
+            table.add_row(e(r.run_id), e(r.spec_name), r.status, str(r.tick), e(r.updated))
         else:
             table.add_row(e(r[0]), "?", "[red]corrupt[/]", "", e(r[1]))
     out_console.print(table if runs else "no runs yet")
@@ -65,8 +65,9 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
         hist.add_row(str(t.tick), e(t.action), t.outcome, e(t.reason[:100]))
     out_console.print(hist)
     for r in st.replans:
-        fixes = ", ".join(f"{c['fact']}: {format_value(c['believed'])}→{format_value(c['observed'])}" for c in r.corrections)
+        fixes = ", ".join(f"{c.get('fact')}: {format_value(c.get('believed'))}→{format_value(c.get('observed'))}"
+                          for c in r.corrections)
         out_console.print(f"replan at tick {r.tick} after {e(', '.join(r.failed))}: {e(fixes or 'no correction')}")
     if st.escalation:
-        out_console.print(f"[red]escalated[/] ({st.escalation['reason']}): {e(st.escalation['message'])}")
-        out_console.print(f"triage {st.escalation['triage_id']} · report {e(st.escalation['report'])}")
+        out_console.print(f"[red]escalated[/] ({e(st.escalation.get('reason'))}): {e(st.escalation.get('message'))}")
+        out_console.print(f"triage {e(st.escalation.get('triage_id'))} · report {e(st.escalation.get('report'))}")

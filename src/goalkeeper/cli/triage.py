@@ -8,16 +8,13 @@ import click
 
 from ..convergence import promote_item
 from ..store.triage import TriageItem, get_item, list_items, markdown_of, set_status
-from ._common import echo_json, err_console, handle_errors, out_console, resolve
+from ._common import clean, echo_json, err_console, handle_errors, out_console, resolve
+from ._common import esc as _esc
 
 __all__ = ["command"]
 
 _STATUSES = ("pending", "acted", "dismissed", "deferred")
 _SEV = {"info": "blue", "warning": "yellow", "critical": "red"}
-
-
-def _esc(text: object) -> str:
-    return str(text).replace("[", r"\[")
 
 
 @click.group("triage")
@@ -42,18 +39,18 @@ def list_cmd(status: str | None, as_json: bool) -> None:
         out_console.print("triage inbox is empty" + (f" (status {status})" if status else ""))
     for i in items:
         sev = _SEV.get(i.severity, "white")
-        out_console.print(f"{i.id}  [{sev}]{i.severity:<8}[/] {i.status:<9} {i.source}:{i.source_id}  "
-                          f"{i.reason}: {_esc(i.summary)}")
+        out_console.print(f"{i.id}  [{sev}]{i.severity:<8}[/] {i.status:<9} {i.source}:{_esc(i.source_id)}  "
+                          f"{_esc(i.reason)}: {_esc(i.summary)}")
 
 
 def _print_item(item: TriageItem) -> None:
     p = out_console.print
-    p(f"[bold]{item.id}[/] {item.status} ({item.severity}) from {item.source} {item.source_id}")
-    p(f"  reason: {item.reason}\n  summary: {_esc(item.summary)}")
+    p(f"[bold]{item.id}[/] {item.status} ({item.severity}) from {item.source} {_esc(item.source_id)}")
+    p(f"  reason: {_esc(item.reason)}\n  summary: {_esc(item.summary)}")
     for a in item.suggested_actions:
         p(f"  - {_esc(a)}")
     if item.promoted_goal:
-        p(f"  promoted to goal {item.promoted_goal}")
+        p(f"  promoted to goal {_esc(item.promoted_goal)}")
 
 
 @command.command("show")
@@ -71,7 +68,7 @@ def show_cmd(item_id: str, as_json: bool) -> None:
     md = markdown_of(item_id)
     if md:
         click.echo("")
-        click.echo(md)
+        click.echo(clean(md))
 
 
 @command.command("act")
