@@ -1,14 +1,21 @@
-"""``goalkeeper validate SPEC``: exit 0 valid, 1 invalid, 2 usage."""
+"""``goalkeeper validate SPEC``: exit 0 valid, 1 invalid, 2 usage.
+
+It accepts exactly what ``run`` accepts: a fact without an observer is an
+error here too. Unset ``${VAR}`` references are warnings (the environment of
+``validate`` may not be the one of the run).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ..errors import SpecError
 from ..model.lint import lint
-from ..model.loader import load_spec
+from ..model.loader import attach_lines, load_spec
+from ..model.vars import unset_variables
 from ._common import EXIT_ERROR, clean, echo_json, err_console, esc, handle_errors, out_console
 
 
@@ -29,7 +36,7 @@ def command(spec_path: str, as_json: bool, strict: bool) -> None:
             for i in e.issues:
                 err_console.print("  error: " + clean(i.format(spec_path)), markup=False)
         sys.exit(EXIT_ERROR)
-    issues = lint(spec)
+    issues = lint(spec) + attach_lines(spec, unset_variables(spec, os.environ))
     errors = [i for i in issues if i.severity == "error" or strict]
     failing = {id(i) for i in errors}  # (not `i in errors`: quadratic on a 5,000-action spec)
     if as_json:

@@ -43,8 +43,9 @@ def _error(path: str, msg: str, code: str) -> SpecIssue:
 
 @register_lint("no-observer")
 def _no_observer(spec: Spec) -> list[SpecIssue]:
+    # An error, as for `run` and `build`: validate accepts exactly what run accepts.
     return [
-        _warn(
+        _error(
             f"facts.{name}",
             "fact has no observer; add `observe:` (command, file, http or python) — "
             "`run` and `build` refuse a fact they cannot observe",
@@ -319,8 +320,8 @@ def lint(spec: Spec) -> list[SpecIssue]:
 
 
 def require_runnable(spec: Spec) -> None:
-    """Refuse a spec that cannot run: lint errors, or facts without an observer."""
-    issues = [i for i in lint(spec) if i.severity == "error" or i.code == "no-observer"]
+    """Refuse a spec that cannot run: lint errors (facts without an observer among them)."""
+    issues = [i for i in lint(spec) if i.severity == "error"]
     if issues:
         errors = [
             SpecIssue(i.path, i.message, i.line, "error", i.code) for i in issues
