@@ -108,7 +108,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         budget=budget,
         maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
                         timeout=maker_timeout),
-        oracle=OracleConfig(model=oracle_model, options=_options(oracle_options)),
+        oracle=OracleConfig(model=oracle_model, options=_options(oracle_model, oracle_options)),
         guards=Guards(protected_paths=globs, no_progress_iterations=no_progress),
         workspace=workspace,
     )
@@ -392,14 +392,17 @@ def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
                           f"${g.spent_dollars():>6.2f}  {_esc(g.objective)}")
 
 
-def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+def _options(oracle_model: str, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """KEY=VALUE pairs typed for the oracle (``max_retries=0`` is the int 0), checked now."""
+    from ..adapters.agents import oracle_option_values
+
     out: dict[str, str] = {}
     for p in pairs:
         key, sep, value = p.partition("=")
         if not sep or not key:
             raise click.BadParameter(f"{p!r} is not KEY=VALUE", param_hint="--oracle-option")
         out[key] = value
-    return out
+    return oracle_option_values(oracle_model, out)
 
 
 def _split_maker(maker: str | None) -> list[str]:

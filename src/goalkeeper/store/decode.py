@@ -17,6 +17,7 @@ node graph without ever following an alias, then it is constructed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -410,10 +411,8 @@ def json_line_map(text: str) -> LineMap:
         if parent is not None and parent[0] and parent[4]:  # a key
             key = tok[1:-1]
             if "\\" in key:
-                try:
+                with contextlib.suppress(ValueError):
                     key = str(json.loads(tok))
-                except ValueError:
-                    pass
             parent[2] = key
             out.setdefault(f"{parent[1]}.{key}" if parent[1] else key, line)
             continue
