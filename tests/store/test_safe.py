@@ -7,13 +7,15 @@ import stat
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from goalkeeper.errors import CorruptStateError, StoreError
 from goalkeeper.store import FileLock, append_jsonl, read_json, read_jsonl, write_json_atomic
-from goalkeeper.store.atomic import USER_FILE, write_text_atomic
+from goalkeeper.store.atomic import USER_FILE, read_data, write_text_atomic
 from goalkeeper.store.safe import MAX_STATE_BYTES, read_bounded
 
 
@@ -170,3 +172,33 @@ def test_a_folder_in_place_of_a_state_file(goalkeeper_home: Path) -> None:
         read_json(p)
     with pytest.raises(StoreError):
         write_json_atomic(p, {})
+
+
+def test_new_and_export_write_user_files_with_the_umask(run_cli: Callable[..., Any], tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        r = run_cli("new", "--no-input", "-o", tmp_path / "spec.yaml", "--goal", "done=true",
+                    "--fact", "done=file:done.txt", "--action", "finish: done=false -> done=true | touch done.txt")
+        assert r.returncode == 0, r.stderr
+        g = run_cli("goal", "new", "x", "--until", "true", "--maker", "true")
+        assert g.returncode == 0, g.stderr
+        e = run_cli("goal", "export", g.stdout.strip(), "-o", tmp_path / "goal.json")
+        assert e.returncode == 0, e.stderr
+    finally:
+        os.umask(old)
+    assert mode(tmp_path / "spec.yaml") == 0o644
+    assert mode(tmp_path / "goal.json") == 0o644
+    home = tmp_path / "gk-home"
+    private = [p for p in home.rglob("*") if p.is_file()]
+    assert private and all(mode(p) == 0o600 for p in private), [(p, oct(mode(p))) for p in private]
+    assert all(mode(p) == 0o700 for p in [home, *[d for d in home.rglob("*") if d.is_dir()]])
+
+
+def test_read_data_is_bounded_and_names_the_line(tmp_path: Path) -> None:
+    p = tmp_path / "hb.yaml"
+    p.write_text("scans:\n  - name: a\n    timeout: .inf\n")
+    with pytest.raises(StoreError, match=r"hb.yaml: line 3: scans\[0\].timeout: inf is not a finite number"):
+        read_data(p, refuse=lambda m: StoreError(f"{p}: {m}"))
+    p.write_text("a: 1\na: 2\n")
+    with pytest.raises(StoreError, match="line 2: a: duplicate key"):
+        read_data(p, refuse=lambda m: StoreError(f"{p}: {m}"))

@@ -32,7 +32,7 @@ from ..convergence import (
 from ..convergence.goal import CONDITION_TYPES, DEFAULT_PROTECTED
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
-from ..store.atomic import write_json_atomic
+from ..store.atomic import USER_FILE, write_json_atomic
 from ._common import (
     EXIT_ERROR,
     EXIT_ESCALATED,
@@ -227,7 +227,7 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
     goal_id = resolve("goal", goal_id, local=engine.is_local)
     data = _load(goal_id, engine).dump()
     if output:
-        write_json_atomic(output, data)
+        write_json_atomic(output, data, mode=USER_FILE)
         err_console.print(f"wrote {output}")
     else:
         echo_json(data)

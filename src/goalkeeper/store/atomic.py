@@ -16,8 +16,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..errors import CorruptStateError
-from .decode import decode_json, json_text
+from .decode import Problem, decode_json, decode_yaml, json_text
 from .safe import (
+    Refuse,
     MAX_LOG_BYTES,
     MAX_STATE_BYTES,
     PRIVATE_FILE,
@@ -31,6 +32,7 @@ __all__ = [
     "PRIVATE_FILE",
     "USER_FILE",
     "append_jsonl",
+    "read_data",
     "read_json",
     "read_jsonl",
     "validated",
@@ -73,6 +75,33 @@ def read_json(path: str | Path, *, limit: int = MAX_STATE_BYTES, root: str | Pat
     return data
 
 
+def _where(problem: Problem, lines: dict[str, int] | None = None) -> str:
+    at = problem.line or (lines or {}).get(problem.path)
+    line = f"line {at}: " if at else ""
+    return f"{line}{problem.path}: {problem.message}" if problem.path else f"{line}{problem.message}"
+
+
+def read_data(path: str | Path, *, refuse: Refuse, limit: int = MAX_STATE_BYTES, json_only: bool = False,
+              follow_symlinks: bool = True) -> Any:
+    """A YAML or JSON file the user points goalkeeper at (a heartbeat config, an answers
+    file): bounded, regular, decoded with limits; any problem is ``refuse(message)`` with
+    the line and key path. ``FileNotFoundError`` passes through."""
+    raw = read_bounded(path, limit=limit, follow_symlinks=follow_symlinks, refuse=refuse)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise refuse(f"not UTF-8 text (byte {e.start})") from None
+    if json_only or str(path).lower().endswith(".json"):
+        data, problem = decode_json(text, finite=True)
+        if problem is not None:
+            raise refuse(_where(problem))
+        return data
+    res = decode_yaml(text, lines=True, finite=True)
+    if res.problems:
+        raise refuse(_where(res.problems[0], res.lines))
+    return res.data
+
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -83,7 +112,8 @@ def validated(model: type[M], data: Any, path: str | Path) -> M:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "<root>"
-        raise CorruptStateError(f"{path}: {where}: {first['msg']}; the file was left untouched") from None
+        raise CorruptStateError(f"{path}: {where}: {first['msg']}; the file was left untouched — restore it "
+                                "from the event log or remove it") from None
     except RecursionError:  # nesting no model needs
         raise CorruptStateError(f"{path}: nested too deeply; the file was left untouched") from None
 
