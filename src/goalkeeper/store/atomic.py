@@ -18,11 +18,11 @@ from pydantic import BaseModel, ValidationError
 from ..errors import CorruptStateError
 from .decode import Problem, decode_json, decode_yaml, json_text
 from .safe import (
-    Refuse,
     MAX_LOG_BYTES,
     MAX_STATE_BYTES,
     PRIVATE_FILE,
     USER_FILE,
+    Refuse,
     append_bytes,
     read_bounded,
     write_bytes_atomic,
