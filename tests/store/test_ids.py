@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from goalkeeper.errors import NotFoundError
+from goalkeeper.errors import CorruptStateError, NotFoundError
 from goalkeeper.store import goals as gstore
 from goalkeeper.store.ids import check_id, existing_ids, is_id, resolve_id
 
@@ -62,14 +62,19 @@ def test_resolving_a_path_touches_nothing(text: str, goalkeeper_home: Path) -> N
     assert not goalkeeper_home.exists()
 
 
-def test_links_and_side_files_are_not_listed(goalkeeper_home: Path, tmp_path: Path) -> None:
+def test_side_files_are_not_listed_and_damaged_entries_are(goalkeeper_home: Path, tmp_path: Path) -> None:
     make_goal("goal-real0001")
     gstore.append_event("goal-real0001", "x")
     outside = tmp_path / "planted.json"
     outside.write_text("{}")
     (goalkeeper_home / "goals" / "goal-link0001.json").symlink_to(outside)
+    (goalkeeper_home / "goals" / "notes.txt").write_text("x")
     (goalkeeper_home / "runs").mkdir()
     (goalkeeper_home / "runs" / "run-link").symlink_to(tmp_path)
     (goalkeeper_home / "runs" / "run-real").mkdir()
-    assert list(existing_ids("goal")) == ["goal-real0001"]
-    assert list(existing_ids("run")) == ["run-real"]
+    ids = existing_ids("goal")
+    assert sorted(ids) == ["goal-link0001", "goal-real0001"]  # the link is listed, to be refused by name
+    assert ids["goal-link0001"] == 0.0 < ids["goal-real0001"]
+    assert sorted(existing_ids("run")) == ["run-link", "run-real"]
+    with pytest.raises(CorruptStateError, match="symbolic link"):
+        gstore.read_goal_data("goal-link0001")

@@ -59,18 +59,21 @@ def check_id(kind: IdKind, text: str) -> str:
 
 
 def _entry_id(kind: IdKind, entry: os.DirEntry[str]) -> str | None:
+    # Whatever the entry is (a FIFO, a link, a folder where a file belongs): it is listed, so
+    # that loading it reports the damage by name instead of hiding it.
     name = entry.name
     if kind == "run":
-        ok = entry.is_dir(follow_symlinks=False)
         rid = name
-    else:
-        ok = name.endswith(".json") and name.count(".") == 1 and entry.is_file(follow_symlinks=False)
+    elif name.endswith(".json") and name.count(".") == 1:
         rid = name[: -len(".json")]
-    return rid if ok and is_id(kind, rid) else None
+    else:
+        return None
+    return rid if is_id(kind, rid) else None
 
 
 def existing_ids(kind: IdKind, root: Path | None = None) -> dict[str, float]:
-    """Every id of ``kind`` with a file in the home, with that file's mtime (no link counts)."""
+    """Every id of ``kind`` with an entry in the home, with its state file's mtime (0 when that
+    is not a regular file: a damaged entry is listed, and refused when it is read)."""
     d = (root or home()) / KINDS[kind][1]
     out: dict[str, float] = {}
     try:
