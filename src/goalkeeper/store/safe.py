@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import CorruptStateError, StoreError
+from .home import ensure_home, home
 
 __all__ = [
     "MAX_LOG_BYTES",
@@ -78,8 +79,6 @@ def below(path: str | Path, root: str | Path) -> list[str] | None:
 def _home_parts(path: str | Path, root: str | Path | None) -> tuple[Path, list[str]] | None:
     """(home, components) when ``path`` lies in ``root`` (default: the current home)."""
     if root is None:
-        from .home import home
-
         root = home()
     parts = below(path, root)
     return (Path(root), parts) if parts else None
@@ -292,8 +291,6 @@ def _parent_dir(path: Path, root: str | Path | None, mode: int) -> Iterator[tupl
 
 def _walk_dirs(root: Path, dirs: list[str], refuse: Refuse | None = None) -> int:
     """Descriptor of ``root/dirs...``, creating folders, following no link below ``root``."""
-    from .home import ensure_home
-
     ensure_home(root)
     refuse = refuse or _corrupt(Path(root, *dirs))
     dfd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
