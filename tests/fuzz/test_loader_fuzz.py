@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -110,9 +112,7 @@ def test_text_without_a_file(text: str) -> None:
 
 
 def test_not_a_regular_file(tmp_path: Path) -> None:
-    fifo = tmp_path / "fifo.yaml"
-    os.mkfifo(fifo)  # (a blocking open would hang this test; the subprocess test in store covers it)
-    for p in (fifo, tmp_path, Path("/dev/null")):
+    for p in (tmp_path, Path("/dev/null")):
         link = tmp_path / f"link-{abs(hash(str(p)))}.yaml"
         link.symlink_to(p)
         check(link)
@@ -123,3 +123,19 @@ def test_not_a_regular_file(tmp_path: Path) -> None:
     with open(huge, "wb") as f:
         f.truncate(64 << 20)
     check(huge)
+
+
+def test_a_fifo_spec_or_goal_file_never_blocks_the_cli(tmp_path: Path) -> None:
+    # Real subprocesses with a timeout: a blocking open() would hang here, not pass.
+    home = tmp_path / "home"
+    (home / "goals").mkdir(parents=True)
+    os.mkfifo(home / "goals" / "goal-fifo0001.json")
+    os.mkfifo(tmp_path / "spec.yaml")
+    env = {**os.environ, "GOALKEEPER_HOME": str(home)}
+    for args, needle in ((["validate", str(tmp_path / "spec.yaml")], "is a FIFO"),
+                         (["plan", str(tmp_path / "spec.yaml")], "is a FIFO"),
+                         (["goal", "status", "goal-fifo0001"], "is a FIFO"),
+                         (["goal", "list"], "goal-fifo0001: damaged, skipped")):
+        r = subprocess.run([sys.executable, "-m", "goalkeeper", *args], capture_output=True, text=True,
+                           timeout=60, env=env)
+        assert needle in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)

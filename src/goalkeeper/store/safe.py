@@ -162,7 +162,7 @@ def _kind(st: os.stat_result) -> str:
 def _check_regular(fd: int, refuse: Refuse) -> os.stat_result:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
-        raise refuse(f"is {_kind(st)}, not a regular file; remove it or point goalkeeper at a file")
+        raise refuse(f"is {_kind(st)}, not a regular file; replace it with the file it should be, or remove it")
     return st
 
 
