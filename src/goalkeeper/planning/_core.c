@@ -170,7 +170,6 @@ static int task_init(TaskObject *t, PyObject *args, PyObject *kw) {
     TAKE(rorig, rorig, (size_t)t->nro * is);
     TAKE(bit_prop, bit_prop, (size_t)t->nbits * is);
 #undef TAKE
-    (void)blen;
     /* stubborn-set tables */
     int NW = t->NW = (n + 63) / 64 ? (n + 63) / 64 : 1;
     t->writers_bit = calloc((size_t)t->nbits * NW + 1, ws);
@@ -269,6 +268,7 @@ typedef struct {
 
 typedef struct {
     double c;
+    long long seq; /* decreasing: among equal costs, the newest first */
     int p;
 } PEntry;
 
@@ -276,6 +276,7 @@ typedef struct {
     PyObject_HEAD
     TaskObject *t;
     int kind, status, use_sss;
+    long long sss_start; /* expansion at which pruning starts (stubborn.START) */
     long long max_exp; /* -1: none */
     double deadline;   /* <0: none */
     /* nodes and the state table */
@@ -312,6 +313,9 @@ typedef struct {
     /* stubborn sets */
     word *stub, *todo;
     word *succ; /* scratch state */
+    int *order; /* state bits with a proposition, in the LM-cut variant's order */
+    int norder;
+    double h0;
 } SearchObject;
 
 static void search_dealloc(SearchObject *s) {
@@ -342,6 +346,7 @@ static void search_dealloc(SearchObject *s) {
     free(s->stub);
     free(s->todo);
     free(s->succ);
+    free(s->order);
     Py_XDECREF(s->t);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -449,11 +454,13 @@ static Entry heap_pop(SearchObject *s) {
     return top;
 }
 
-static inline int pless(PEntry a, PEntry b) { return a.c < b.c || (a.c == b.c && a.p < b.p); }
+static inline int pless(PEntry a, PEntry b) {
+    return a.c < b.c || (a.c == b.c && a.seq < b.seq);
+}
 
-static int pheap_push(SearchObject *s, double c, int p) {
+static int pheap_push(SearchObject *s, double c, long long seq, int p) {
     GROW(s->pheap, s->pheap_cap, s->npheap + 1, PEntry);
-    PEntry e = {c, p};
+    PEntry e = {c, seq, p};
     size_t i = s->npheap++;
     while (i > 0) {
         size_t q = (i - 1) / 2;
@@ -603,44 +610,38 @@ static int bucket_push(SearchObject *s, long k, int p) {
     return ivec_push(&s->buckets[k], p);
 }
 
-/* LM-cut of the state whose propositions are props[0..nprops) under s->wcost (left
- * holding the residual costs); new cuts are appended to the cut arena. Returns the
- * value of the new cuts (INFINITY for a relaxed dead end), -2 on no memory. Mirrors
- * heuristics/lmcut.py:lmcut_cuts. */
-static double lmcut_cuts(SearchObject *s, int nprops, size_t *first_new_cut) {
+/* h_max of every proposition (s->hv) and operator (s->val) with the precondition
+ * choice (s->pcf) under s->wcost, equal costs last in, first out. Mirrors
+ * heuristics/lmcut.py:_explore. Returns -1 on no memory. */
+static int explore(SearchObject *s, int nprops) {
     TaskObject *t = s->t;
-    int np = t->np, nro = t->nro, goal = t->rgoal;
+    int np = t->np, nro = t->nro;
     double *hv = s->hv, *val = s->val, *cost = s->wcost;
     int *pcf = s->pcf, *remaining = s->remaining, *props = s->props;
-    *first_new_cut = s->ncuts;
     for (int p = 0; p < np; p++) hv[p] = INFINITY;
     for (int o = 0; o < nro; o++) {
         val[o] = INFINITY;
         pcf[o] = -1;
         remaining[o] = t->npre[o];
     }
-    s->npheap = 0;
     if (t->intcost) {
-        size_t used = 0;
+        size_t used = 1;
         for (size_t i = 0; i < s->nbuckets; i++) s->buckets[i].n = 0;
-        if (bucket_push(s, 0, 0) < 0) return -2; /* make bucket 0 exist */
-        s->buckets[0].n = 0;
         for (int i = 0; i < nprops; i++) {
             int p = props[i];
             if (hv[p] != 0.0) {
                 hv[p] = 0.0;
-                if (bucket_push(s, 0, p) < 0) return -2;
+                if (bucket_push(s, 0, p) < 0) return -1;
             }
         }
-        used = 1;
         for (long c = 0; (size_t)c < used; c++) {
-            for (size_t i = 0; i < s->buckets[c].n; i++) {
-                int p = s->buckets[c].a[i];
+            if ((size_t)c >= s->nbuckets) break;
+            while (s->buckets[c].n) {
+                int p = s->buckets[c].a[--s->buckets[c].n];
                 if (hv[p] != (double)c) continue;
                 for (int k = t->preof_start[p]; k < t->preof_start[p + 1]; k++) {
                     int o = t->preof[k];
-                    int r = --remaining[o];
-                    if (r == 0) {
+                    if (--remaining[o] == 0) {
                         val[o] = (double)c;
                         pcf[o] = p;
                         double nc = (double)c + cost[o];
@@ -649,51 +650,65 @@ static double lmcut_cuts(SearchObject *s, int nprops, size_t *first_new_cut) {
                             if (nc < hv[q]) {
                                 hv[q] = nc;
                                 long kk = (long)nc;
-                                if (bucket_push(s, kk, q) < 0) return -2;
+                                if (bucket_push(s, kk, q) < 0) return -1;
                                 if ((size_t)kk + 1 > used) used = (size_t)kk + 1;
                             }
                         }
                     }
                 }
             }
-            if (c == 0 && hv[goal] == 0.0) return 0.0;
         }
-    } else {
-        for (int i = 0; i < nprops; i++) {
-            int p = props[i];
-            if (hv[p] != 0.0) {
-                hv[p] = 0.0;
-                if (pheap_push(s, 0.0, p) < 0) return -2;
-            }
+        return 0;
+    }
+    s->npheap = 0;
+    long long seq = 0;
+    for (int i = 0; i < nprops; i++) {
+        int p = props[i];
+        if (hv[p] != 0.0) {
+            hv[p] = 0.0;
+            if (pheap_push(s, 0.0, --seq, p) < 0) return -1;
         }
-        while (s->npheap) {
-            PEntry e = pheap_pop(s);
-            int p = e.p;
-            if (e.c > hv[p]) continue;
-            for (int k = t->preof_start[p]; k < t->preof_start[p + 1]; k++) {
-                int o = t->preof[k];
-                int r = --remaining[o];
-                if (r == 0) {
-                    val[o] = e.c;
-                    pcf[o] = p;
-                    double nc = e.c + cost[o];
-                    for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
-                        int q = t->radd[a];
-                        if (nc < hv[q]) {
-                            hv[q] = nc;
-                            if (pheap_push(s, nc, q) < 0) return -2;
-                        }
+    }
+    while (s->npheap) {
+        PEntry e = pheap_pop(s);
+        int p = e.p;
+        if (e.c > hv[p]) continue;
+        for (int k = t->preof_start[p]; k < t->preof_start[p + 1]; k++) {
+            int o = t->preof[k];
+            if (--remaining[o] == 0) {
+                val[o] = e.c;
+                pcf[o] = p;
+                double nc = e.c + cost[o];
+                for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
+                    int q = t->radd[a];
+                    if (nc < hv[q]) {
+                        hv[q] = nc;
+                        if (pheap_push(s, nc, --seq, q) < 0) return -1;
                     }
                 }
             }
         }
     }
-    double hg = hv[goal];
-    if (hg == INFINITY) return INFINITY;
-    double total = 0.0;
+    return 0;
+}
+
+/* LM-cut of the state whose propositions are s->props[0..nprops) under s->wcost (left
+ * holding the residual costs); new cuts are appended to the cut arena. Returns the
+ * value of the new cuts (INFINITY for a relaxed dead end), -2 on no memory. Mirrors
+ * heuristics/lmcut.py:lmcut_cuts. */
+static double lmcut_cuts(SearchObject *s, int nprops) {
+    TaskObject *t = s->t;
+    int np = t->np, goal = t->rgoal;
+    double *cost = s->wcost;
+    int *pcf = s->pcf, *props = s->props;
     unsigned char *zone = s->zone, *reached = s->reached;
     int *stack = s->stack;
-    while (hg > 0.0) {
+    double total = 0.0;
+    for (;;) {
+        if (explore(s, nprops) < 0) return -2;
+        double hg = s->hv[goal];
+        if (hg == INFINITY) return INFINITY;
+        if (hg == 0.0) return total;
         memset(zone, 0, (size_t)np);
         zone[goal] = 1;
         int sp = 0;
@@ -728,16 +743,22 @@ static double lmcut_cuts(SearchObject *s, int nprops, size_t *first_new_cut) {
                 int o = t->preof[k];
                 if (pcf[o] != p) continue;
                 int crosses = 0;
+                for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++)
+                    if (zone[t->radd[a]]) {
+                        crosses = 1;
+                        break;
+                    }
+                if (crosses) {
+                    cut[ncut++] = o;
+                    continue;
+                }
                 for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
                     int q = t->radd[a];
-                    if (zone[q])
-                        crosses = 1;
-                    else if (!reached[q]) {
+                    if (!reached[q]) {
                         reached[q] = 1;
                         stack[sp++] = q;
                     }
                 }
-                if (crosses) cut[ncut++] = o;
             }
         }
         double m = cost[cut[0]];
@@ -752,51 +773,8 @@ static double lmcut_cuts(SearchObject *s, int nprops, size_t *first_new_cut) {
         nc_->n = (uint32_t)ncut;
         memcpy(s->cut_ops + s->ncut_ops, cut, (size_t)ncut * sizeof(int));
         s->ncut_ops += (size_t)ncut;
-        for (int i = 0; i < ncut; i++) {
-            int o = cut[i];
-            cost[o] -= m;
-            double nc = val[o] + cost[o];
-            for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
-                int q = t->radd[a];
-                if (nc < hv[q]) {
-                    hv[q] = nc;
-                    if (pheap_push(s, nc, q) < 0) return -2;
-                }
-            }
-        }
-        while (s->npheap) { /* repair h_max: values only decrease */
-            PEntry e = pheap_pop(s);
-            int p = e.p;
-            if (e.c > hv[p]) continue;
-            for (int k = t->preof_start[p]; k < t->preof_start[p + 1]; k++) {
-                int o = t->preof[k];
-                if (pcf[o] != p) continue;
-                int best = p;
-                double bv = e.c;
-                for (int a = t->rpre_start[o]; a < t->rpre_start[o + 1]; a++) {
-                    int q = t->rpre[a];
-                    if (hv[q] > bv) {
-                        bv = hv[q];
-                        best = q;
-                    }
-                }
-                pcf[o] = best;
-                if (bv < val[o]) {
-                    val[o] = bv;
-                    double nc = bv + cost[o];
-                    for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
-                        int q = t->radd[a];
-                        if (nc < hv[q]) {
-                            hv[q] = nc;
-                            if (pheap_push(s, nc, q) < 0) return -2;
-                        }
-                    }
-                }
-            }
-        }
-        hg = hv[goal];
+        for (int i = 0; i < ncut; i++) cost[cut[i]] -= m;
     }
-    return total;
 nomem:
     return -2;
 }
@@ -836,10 +814,11 @@ static double evaluate(SearchObject *s, int id, int via_node, int via_op) {
     }
     int nprops = 0;
     s->props[nprops++] = t->rtrue;
-    for (int b = 0; b < t->nbits; b++)
-        if (bit_set(x, b) && t->bit_prop[b] >= 0) s->props[nprops++] = t->bit_prop[b];
-    size_t first_new;
-    double hv = lmcut_cuts(s, nprops, &first_new);
+    for (int i = 0; i < s->norder; i++) {
+        int b = s->order[i];
+        if (bit_set(x, b)) s->props[nprops++] = t->bit_prop[b];
+    }
+    double hv = lmcut_cuts(s, nprops);
     if (hv == -2) return -2;
     if (hv == INFINITY) {
         s->ncuts = start; /* drop what this evaluation appended */
@@ -902,6 +881,10 @@ static int run_bfs(SearchObject *s, long long chunk) {
         int id = s->queue[s->qhead++];
         s->expanded++;
         done++;
+        if (s->expanded == s->sss_start) { /* as search/stubborn.py */
+            s->use_sss = 1;
+            s->napp = s->nkept = 0;
+        }
         if (s->use_sss) compute_stubborn(s, state_of(s, id));
         for (int gi = 0; gi < t->ngroups; gi++) {
             int key = t->gkey[gi];
@@ -949,6 +932,10 @@ static int run_blind(SearchObject *s, long long chunk) {
         if (expand_check(s)) return LIMIT;
         s->expanded++;
         done++;
+        if (s->expanded == s->sss_start) { /* as search/stubborn.py */
+            s->use_sss = 1;
+            s->napp = s->nkept = 0;
+        }
         if (s->use_sss) compute_stubborn(s, state_of(s, id));
         double g = e.g;
         for (int gi = 0; gi < t->ngroups; gi++) {
@@ -1040,6 +1027,10 @@ static int run_lmcut(SearchObject *s, long long chunk) {
             }
         }
         uint32_t cut_off = cur->cut_off, ncuts = cur->ncuts;
+        if (s->expanded == s->sss_start) { /* as search/stubborn.py */
+            s->use_sss = 1;
+            s->napp = s->nkept = 0;
+        }
         if (s->use_sss) compute_stubborn(s, state_of(s, id));
         for (int gi = 0; gi < t->ngroups; gi++) {
             int key = t->gkey[gi];
@@ -1095,12 +1086,13 @@ static int run_lmcut(SearchObject *s, long long chunk) {
 static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
     (void)kw;
     TaskObject *t;
-    int kind, use_sss;
-    PyObject *init;
+    int kind;
+    long long sss_start;
+    PyObject *init, *order;
     long long max_exp;
     double deadline;
-    if (!PyArg_ParseTuple(args, "O!iOLdi", &TaskType, &t, &kind, &init, &max_exp, &deadline,
-                          &use_sss))
+    if (!PyArg_ParseTuple(args, "O!iOLdLO", &TaskType, &t, &kind, &init, &max_exp, &deadline,
+                          &sss_start, &order))
         return -1;
     if (kind < BFS || kind > LMCUT) {
         PyErr_SetString(PyExc_ValueError, "unknown search kind");
@@ -1109,11 +1101,22 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
     Py_INCREF(t);
     s->t = t;
     s->kind = kind;
-    s->use_sss = use_sss;
+    s->sss_start = sss_start;
+    s->use_sss = 0;
     s->max_exp = max_exp;
     s->deadline = deadline;
     s->goal_node = -1;
     int W = t->W;
+    Py_ssize_t olen = blen(order);
+    if (olen < 0) return -1;
+    s->norder = (int)(olen / (Py_ssize_t)sizeof(int));
+    s->order = take(order, (size_t)s->norder * sizeof(int), "order");
+    if (!s->order) return -1;
+    for (int i = 0; i < s->norder; i++)
+        if (s->order[i] < 0 || s->order[i] >= t->nbits || t->bit_prop[s->order[i]] < 0) {
+            PyErr_SetString(PyExc_ValueError, "order: not a proposition bit");
+            return -1;
+        }
     word *x = take(init, (size_t)W * sizeof(word), "init");
     if (!x) return -1;
     s->succ = calloc((size_t)W + 1, sizeof(word));
@@ -1166,6 +1169,7 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
             return -1;
         }
     }
+    s->h0 = h0;
     s->nodes[id].h = h0;
     s->nodes[id].hknown = 1;
     if (h0 == INFINITY) {
@@ -1248,6 +1252,11 @@ static PyObject *search_fbound(SearchObject *s, void *closure) {
     return PyFloat_FromDouble(s->fbound);
 }
 
+static PyObject *search_h0(SearchObject *s, void *closure) {
+    (void)closure;
+    return PyFloat_FromDouble(s->h0);
+}
+
 static PyObject *search_nlayers(SearchObject *s, void *closure) {
     (void)closure;
     return PyLong_FromSize_t(s->layers.n);
@@ -1262,6 +1271,7 @@ static PyMethodDef search_methods[] = {
 static PyGetSetDef search_getset[] = {
     {"fbound", (getter)search_fbound, NULL, "f of the last state popped", NULL},
     {"nlayers", (getter)search_nlayers, NULL, "number of BFS layers begun", NULL},
+    {"h0", (getter)search_h0, NULL, "heuristic value of the initial state", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -23,7 +23,7 @@ from heapq import heappop, heappush
 from ..heuristics import INF, Heuristic, get_heuristic
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
-from . import register_search
+from . import register_search, stubborn
 from ._common import (
     NO_LIMITS,
     Clock,
@@ -112,7 +112,8 @@ def bfs_steps(
     parent: dict[int, tuple[int, int] | None] = {init: None}
     queue = deque([init])
     clock = Clock(limits)
-    sss: Stubborn | None = Stubborn(task, ops)
+    sss: Stubborn | None = None
+    start = stubborn.START
     expanded = napp = nkept = 0
     pop = queue.popleft
     push = queue.append
@@ -129,6 +130,9 @@ def bfs_steps(
         expanded += 1
         if not expanded & 255:
             yield
+        if expanded == start:  # small searches end before pruning would pay
+            sss = Stubborn(task, ops)
+            napp = nkept = 0
         stub = -1 if sss is None else sss.compute(s)
         for key, group in groups:
             if s & key:
@@ -187,7 +191,8 @@ def astar_steps(
     # entries: (f, h, -seq, g, state); h < 0 marks "not evaluated yet" (lazy mode)
     heap: list[tuple[float, float, int, float, int]] = [(h0, h0, 0, 0.0, init)]
     clock = Clock(limits)
-    sss: Stubborn | None = Stubborn(task, ops)
+    sss: Stubborn | None = None
+    start = stubborn.START
     expanded = generated = napp = nkept = 0
     while heap:
         f, hs, _, g, s = heappop(heap)
@@ -211,6 +216,9 @@ def astar_steps(
         expanded += 1
         if not expanded & every:
             yield
+        if expanded == start:  # small searches end before pruning would pay
+            sss = Stubborn(task, ops)
+            napp = nkept = 0
         stub = -1 if sss is None else sss.compute(s)
         for key, group in groups:
             if s & key:

@@ -17,8 +17,10 @@ from collections.abc import Generator, Sequence
 from typing import Any, Protocol
 
 from ..heuristics import INF
+from ..heuristics.relaxed import Relaxed, build_relaxed
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
+from . import stubborn
 from ._common import group_successors, plan_cost
 
 __all__ = ["CORES", "Core", "PythonCore", "available", "default_core", "get_core"]
@@ -42,8 +44,26 @@ class Core(Protocol):
 
     def lmcut_steps(
         self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-        fbound: list[float] | None = None,
+        fbound: list[float] | None = None, order: Sequence[int] | None = None,
     ) -> Steps: ...
+
+    def lmcut_value(
+        self, task: Task, ops: tuple[Operator, ...], state: int, order: Sequence[int] | None
+    ) -> float: ...
+
+    def prop_bits(self, task: Task, ops: tuple[Operator, ...]) -> list[int]: ...
+
+
+_last_rx: list[Any] = [None, None, None]  # (task, ops, Relaxed): races reuse one relaxation
+
+
+def relaxed_for(task: Task, ops: tuple[Operator, ...]) -> Relaxed:
+    if _last_rx[0] is task and _last_rx[1] is ops:
+        rx: Relaxed = _last_rx[2]
+        return rx
+    rx = build_relaxed(task, ops)
+    _last_rx[:] = [task, ops, rx]
+    return rx
 
 
 class PythonCore:
@@ -66,11 +86,21 @@ class PythonCore:
 
     def lmcut_steps(
         self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-        fbound: list[float] | None = None,
+        fbound: list[float] | None = None, order: Sequence[int] | None = None,
     ) -> Steps:
         from .lmcut_astar import lmcut_steps
 
-        return lmcut_steps(task, init, ops, limits, fbound)
+        return lmcut_steps(task, init, ops, limits, fbound, order, relaxed_for(task, ops))
+
+    def lmcut_value(
+        self, task: Task, ops: tuple[Operator, ...], state: int, order: Sequence[int] | None
+    ) -> float:
+        from .lmcut_astar import lmcut_value_in
+
+        return lmcut_value_in(relaxed_for(task, ops), state, order)
+
+    def prop_bits(self, task: Task, ops: tuple[Operator, ...]) -> list[int]:
+        return sorted(relaxed_for(task, ops).bit_prop)
 
 
 _BFS, _BLIND, _LMCUT = 0, 1, 2
@@ -80,10 +110,8 @@ def _ints(xs: Sequence[int]) -> bytes:
     return array("i", xs).tobytes()
 
 
-def pack(task: Task, ops: Sequence[Operator], ext: Any) -> Any:
+def pack(task: Task, ops: tuple[Operator, ...], ext: Any) -> Any:
     """The task and operators as flat arrays for the compiled core."""
-    from ..heuristics.relaxed import build_relaxed
-
     nbits = task.nbits
     W = max(1, (nbits + 63) // 64)
     nb = 8 * W
@@ -106,7 +134,7 @@ def pack(task: Task, ops: Sequence[Operator], ext: Any) -> Any:
         eff_start.append(len(eff_bits))
         pre_vars.extend(o.pre_vars)
         pre_start.append(len(pre_vars))
-    rx = build_relaxed(task, ops)
+    rx = relaxed_for(task, ops)
     rpre_start = [0]
     rpre: list[int] = []
     radd_start = [0]
@@ -145,17 +173,42 @@ class CCore:
 
     def __init__(self, ext: Any) -> None:
         self._ext = ext
+        self._last: list[Any] = [None, None, None]  # (task, ops, packed)
+
+    def _packed(self, task: Task, ops: tuple[Operator, ...]) -> Any:
+        if self._last[0] is task and self._last[1] is ops:
+            return self._last[2]
+        packed = pack(task, ops, self._ext)
+        self._last[:] = [task, ops, packed]
+        return packed
+
+    def _order(self, task: Task, ops: tuple[Operator, ...], order: Sequence[int] | None) -> bytes:
+        return _ints(self.prop_bits(task, ops) if order is None else order)
+
+    def prop_bits(self, task: Task, ops: tuple[Operator, ...]) -> list[int]:
+        return sorted(relaxed_for(task, ops).bit_prop)
+
+    def lmcut_value(
+        self, task: Task, ops: tuple[Operator, ...], state: int, order: Sequence[int] | None
+    ) -> float:
+        nb = 8 * max(1, (task.nbits + 63) // 64)
+        search = self._ext.Search(self._packed(task, ops), _LMCUT, state.to_bytes(nb, "little"),
+                                  0, -1.0, -1, self._order(task, ops, order))
+        h: float = search.h0
+        return h
 
     def _steps(
         self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
         kind: int, layers: list[int] | None = None, fbound: list[float] | None = None,
+        order: Sequence[int] | None = None,
     ) -> Steps:
         ext = self._ext
-        packed = pack(task, ops, ext)
+        packed = self._packed(task, ops)
         nb = 8 * max(1, (task.nbits + 63) // 64)
         deadline = -1.0 if limits.max_seconds is None else time.perf_counter() + limits.max_seconds
         max_exp = -1 if limits.max_expansions is None else limits.max_expansions
-        search = ext.Search(packed, kind, init.to_bytes(nb, "little"), max_exp, deadline, 1)
+        search = ext.Search(packed, kind, init.to_bytes(nb, "little"), max_exp, deadline,
+                            stubborn.START, self._order(task, ops, order))
         name = "lmcut" if kind == _LMCUT else "blind"
         chunk = 16 if kind == _LMCUT else 1024
         clock = time.perf_counter
@@ -194,9 +247,9 @@ class CCore:
 
     def lmcut_steps(
         self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-        fbound: list[float] | None = None,
+        fbound: list[float] | None = None, order: Sequence[int] | None = None,
     ) -> Steps:
-        return self._steps(task, init, ops, limits, _LMCUT, fbound=fbound)
+        return self._steps(task, init, ops, limits, _LMCUT, fbound=fbound, order=order)
 
 
 _PY = PythonCore()

@@ -14,33 +14,67 @@ same plans; change one, change the other.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Sequence
 from heapq import heappop, heappush
 
 from ..heuristics import INF
 from ..heuristics.lmcut import Cut, lmcut_cuts
-from ..heuristics.relaxed import build_relaxed
+from ..heuristics.relaxed import Relaxed, build_relaxed
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
+from . import stubborn
 from ._common import Clock, extract_plan, group_successors
 from .stubborn import CHECK_AFTER, Stubborn, worth_it
 
-__all__ = ["lmcut_steps"]
+__all__ = ["lmcut_steps", "lmcut_value_in", "state_props"]
 
 Steps = Generator[None, None, SearchOutcome]
 
 
+def state_props(rx: Relaxed, order: Sequence[int] | None) -> Callable[[int], list[int]]:
+    """A state's propositions, ``true`` first, then in ``order`` (a ranking of the
+    proposition bits; None: ascending), as the exploration takes them."""
+    if order is None:
+        return rx.init_props
+    rank = [0] * (max(order, default=-1) + 1)
+    for i, b in enumerate(order):
+        rank[b] = i
+    bp = rx.bit_prop
+    mask = rx.prop_mask
+    true = rx.true
+
+    def props(state: int) -> list[int]:
+        bits = []
+        x = state & mask
+        while x:
+            low = x & -x
+            bits.append(low.bit_length() - 1)
+            x ^= low
+        bits.sort(key=rank.__getitem__)
+        return [true] + [bp[b] for b in bits]
+
+    return props
+
+
+def lmcut_value_in(rx: Relaxed, state: int, order: Sequence[int] | None) -> float:
+    """LM-cut value of one state with the propositions taken in ``order``."""
+    return lmcut_cuts(rx, state_props(rx, order)(state), rx.cost[:], None)
+
+
 def lmcut_steps(
     task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-    fbound: list[float] | None = None,
+    fbound: list[float] | None = None, order: Sequence[int] | None = None,
+    rx: Relaxed | None = None,
 ) -> Steps:
     """LM-cut A* as a generator that yields every 4 expansions (for racing).
 
     ``fbound``, when given, holds the f value of the last state popped (a lower bound
-    on the optimal plan cost, which the race reads).
+    on the optimal plan cost, which the race reads). ``order`` is the tie-breaking
+    variant (see ``tiebreak``).
     """
-    rx = build_relaxed(task, ops)
-    init_props = rx.init_props
+    if rx is None:
+        rx = build_relaxed(task, ops)
+    init_props = state_props(rx, order)
     base = rx.cost
     groups = group_successors(ops)
     gforbid = task.goal_forbid
@@ -76,7 +110,8 @@ def lmcut_steps(
     # entries: (f, h, -seq, g, state, evaluated)
     heap: list[tuple[float, float, int, float, int, bool]] = [(h0, h0, 0, 0.0, init, True)]
     clock = Clock(limits)
-    sss: Stubborn | None = Stubborn(task, ops)
+    sss: Stubborn | None = None
+    start = stubborn.START
     expanded = generated = napp = nkept = 0
     while heap:
         f, hs, q, g, s, ev = heappop(heap)
@@ -112,6 +147,9 @@ def lmcut_steps(
             hsum += m
             for k in orig:
                 drop[k] = drop.get(k, 0.0) + m
+        if expanded == start:  # small searches end before pruning would pay
+            sss = Stubborn(task, ops)
+            napp = nkept = 0
         stub = -1 if sss is None else sss.compute(s)
         for key, group in groups:
             if s & key:

@@ -22,10 +22,12 @@ another order and gets the same set (hence the same plans). Sets are Python ints
 one bit per operator index (``Operator.index``), so unions are single big-int
 operations.
 
-Where stubborn sets prune nothing (every operator interferes with every other one),
-computing them is pure overhead: after ``CHECK_AFTER`` expansions, pruning is switched
-off for the rest of the search unless it removed at least ``MIN_RATIO`` of the
-applicable operators. Switching off is always safe.
+Computing a stubborn set costs more than expanding a state blindly, so searches start
+pruning only at expansion ``START`` (GOAP-sized searches end before). Where stubborn
+sets prune little (every operator interferes with every other one), they are pure
+overhead: at expansion ``CHECK_AFTER``, pruning is switched off for the rest of the
+search unless it removed at least ``MIN_RATIO`` of the applicable operators since it
+started. Expanding a state without pruning is always safe, so mixing both is too.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from collections.abc import Sequence
 
 from ..task import Operator, Task
 
-__all__ = ["CHECK_AFTER", "MIN_RATIO", "Stubborn", "worth_it"]
+__all__ = ["CHECK_AFTER", "MIN_RATIO", "START", "Stubborn", "worth_it"]
 
+START = 100
 CHECK_AFTER = 1000
 MIN_RATIO = 0.2
 
