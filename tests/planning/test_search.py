@@ -162,3 +162,12 @@ def test_blind_hopeless_spares_closing_state_spaces() -> None:
     assert blind_hopeless(growing, 33.0, 1e-6, 0.01)
     assert not blind_hopeless(growing, 10.0, 1e-6, 0.01)  # the goal is near: BFS may win
     assert not blind_hopeless(growing, 33.0, 1e-6, 1e6)  # the race has spent far more
+
+
+def test_regression_warns_on_large_tasks() -> None:
+    from goalkeeper.planning.search import regression as reg
+
+    task, init = _chain(reg.WARN_OPERATORS + 1)
+    with pytest.warns(RuntimeWarning, match="small GOAP specs"):
+        out = get_search("regression")(task, init)
+    assert out.plan is not None and len(out.plan) == reg.WARN_OPERATORS + 1

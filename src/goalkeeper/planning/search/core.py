@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import os
 import time
-from array import array
 from collections.abc import Generator, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..heuristics import INF
-from ..heuristics.relaxed import Relaxed, build_relaxed
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
 from . import stubborn
 from ._common import group_successors, plan_cost
+
+if TYPE_CHECKING:
+    from ..heuristics.relaxed import Relaxed
 
 __all__ = ["CORES", "Core", "PythonCore", "available", "default_core", "get_core"]
 
@@ -61,6 +62,8 @@ def relaxed_for(task: Task, ops: tuple[Operator, ...]) -> Relaxed:
     if _last_rx[0] is task and _last_rx[1] is ops:
         rx: Relaxed = _last_rx[2]
         return rx
+    from ..heuristics.relaxed import build_relaxed
+
     rx = build_relaxed(task, ops)
     _last_rx[:] = [task, ops, rx]
     return rx
@@ -107,7 +110,15 @@ _BFS, _BLIND, _LMCUT = 0, 1, 2
 
 
 def _ints(xs: Sequence[int]) -> bytes:
+    from array import array
+
     return array("i", xs).tobytes()
+
+
+def _doubles(xs: Sequence[float]) -> bytes:
+    from array import array
+
+    return array("d", xs).tobytes()
 
 
 def pack(task: Task, ops: tuple[Operator, ...], ext: Any) -> Any:
@@ -153,7 +164,7 @@ def pack(task: Task, ops: tuple[Operator, ...], ext: Any) -> Any:
         b"".join(o.keep.to_bytes(nb, "little") for o in order),
         b"".join(o.add.to_bytes(nb, "little") for o in order),
         task.goal_forbid.to_bytes(nb, "little"),
-        array("d", [o.cost for o in order]).tobytes(),
+        _doubles([o.cost for o in order]),
         _ints([o.index for o in order]),
         _ints(gkey), _ints(gstart),
         _ints(task.bit_var), _ints(task.offsets), _ints([len(d) for d in task.domains]),
@@ -162,7 +173,7 @@ def pack(task: Task, ops: tuple[Operator, ...], ext: Any) -> Any:
         min((o.cost for o in ops), default=0.0),
         rx.nprops, rx.nops, rx.goal, rx.true, int(rx.integer_costs),
         _ints(rpre_start), _ints(rpre), _ints(radd_start), _ints(radd),
-        array("d", rx.cost).tobytes(),
+        _doubles(rx.cost),
         _ints([pos[k] if k >= 0 else -1 for k in rx.orig]),
         _ints(bit_prop),
     )
@@ -292,8 +303,8 @@ def get_core(name: str | None, ops: Sequence[Operator] = ()) -> Core:
             f"unknown planner core {choice!r} (from {'the core argument' if name else ENV}); "
             f"choose one of: {', '.join(CORES)}"
         )
-    if choice == "python":
-        return _PY
+    if choice == "python" or (choice == "auto" and len(ops) < SMALL):
+        return _PY  # small tasks: no need to even import the extension
     c = _compiled()
     if choice == "c":
         if c is None:
@@ -305,6 +316,4 @@ def get_core(name: str | None, ops: Sequence[Operator] = ()) -> Core:
                 f"({ENV}=python)"
             )
         return c
-    if c is None or len(ops) < SMALL:
-        return _PY
-    return c
+    return _PY if c is None else c
