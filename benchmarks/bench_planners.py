@@ -135,7 +135,9 @@ def main() -> None:
         for f in args.merge:
             data = json.loads(Path(f).read_text())
             rows += [Row.from_dict(r) for r in data["rows"]]
-            goap = goap or [tuple(g) for g in data["goap"]]  # type: ignore[misc]
+            if data["goap"] and not goap:
+                goap = [tuple(g) for g in data["goap"]]  # type: ignore[misc]
+                args.goap = data.get("goap_n", args.goap)
             meta.setdefault("commands", []).append(data["command"])  # type: ignore[attr-defined]
         write_report(Path(args.out), rows, goap, args, meta)
         return
@@ -161,7 +163,7 @@ def main() -> None:
         if args.json:
             Path(args.json).write_text(json.dumps({
                 "command": meta["commands"][0], "rows": [asdict(r) for r in rows],
-                "goap": goap}, indent=1))
+                "goap": goap, "goap_n": args.goap}, indent=1))
 
     for name in task_list(args):
         dom, prob = name.split("/")

@@ -75,8 +75,13 @@ def write_report(path: Path, rows: list[Row], goap: list[tuple[str, float, float
                  args: argparse.Namespace, meta: dict[str, Any]) -> None:
     load = os.getloadavg()
     lines = ["# Planner benchmark results", ""]
-    for cmd in meta.get("commands", []):
-        lines.append(f"Produced by `{cmd}`")
+    cmds = meta.get("commands", [])
+    if len(cmds) > 2:
+        lines.append(f"Produced by `benchmarks/run_all.sh`: {len(cmds)} runs such as `{cmds[0]}`, "
+                     "merged with `python benchmarks/bench_planners.py --merge "
+                     "benchmarks/.cache/*.json`.")
+    else:
+        lines += [f"Produced by `{cmd}`." for cmd in cmds]
     lines += ["", f"CPython {platform.python_version()}, {os.cpu_count()} cores, report written "
               f"{time.strftime('%Y-%m-%d %H:%M')}, load average then {load[0]:.1f} / "
               f"{load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min; the machine is shared).", ""]
