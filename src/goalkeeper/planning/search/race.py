@@ -7,8 +7,9 @@ the two without predicting which one that is. Both are optimal, so whichever end
 first is the answer.
 
 Blind search first runs alone for ``HEADSTART`` (2 ms): GOAP-sized specs end there,
-without paying for LM-cut's set-up. Then LM-cut's tie-breaking variant is picked on a
-sample of states (``tiebreak``) and the race proper begins.
+without paying for LM-cut's set-up. Then, in the compiled core, LM-cut's tie-breaking
+variant is picked on a sample of states (``tiebreak``; in pure Python the 64 sample
+evaluations would cost more than they save), and the race proper begins.
 
 The race also learns from the task as it goes. Breadth-first search reports the size
 of each depth layer, and LM-cut A* the f value it has reached, a lower bound on the
@@ -65,9 +66,11 @@ def race(
             alive[0] = False  # a limit: LM-cut gets what is left
             break
     used = [clock() - t0, 0.0]
-    from .tiebreak import pick_order
+    order = None  # in pure Python, sampling costs more than a better variant saves
+    if core.name == "c":
+        from .tiebreak import pick_order
 
-    order = pick_order(task, init, ops, core, core.prop_bits(task, ops))
+        order = pick_order(task, init, ops, core, core.prop_bits(task, ops))
     second = core.lmcut_steps(task, init, ops, limits, fbound, order)
     used[1] = clock() - t0 - used[0]  # choosing the variant is LM-cut's time
     step = ops[0].cost
