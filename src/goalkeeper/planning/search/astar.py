@@ -17,7 +17,7 @@ it is used when it was built, unless ``GOALKEEPER_PLANNER_CORE=python``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from heapq import heappop, heappush
 
 from ..heuristics import INF, Heuristic, get_heuristic
@@ -51,7 +51,7 @@ def astar(
     core: str | None = None,
 ) -> SearchOutcome:
     """Optimal A*; ``core`` picks "c" or "python" (default: ``core.default_core()``)."""
-    from . import core as cores
+    from .core import get_core
 
     pruned = prune_operators(task, init, exclude)
     if init & task.goal_forbid == 0:
@@ -59,13 +59,11 @@ def astar(
     if not pruned.reachable:
         return SearchOutcome(None, INF, 0, 0, True, heuristic or "relaxed-unreachable")
     ops = pruned.ops
-    impl = cores.get_core(core, ops)
+    impl = get_core(core, ops)
     uniform = len({o.cost for o in ops}) == 1 and ops[0].cost > 0
     name = heuristic
     if name is None:
-        from .choose import choose_heuristic
-
-        name = choose_heuristic(task, init, ops)
+        name = _choose()(task, init, ops)
     if name == "race":
         from .race import race
 
@@ -82,6 +80,12 @@ def astar(
     if name == "lmcut":
         return drain(impl.lmcut_steps(task, init, ops, limits))
     return astar_with(task, init, ops, h, limits)
+
+
+def _choose() -> Callable[[Task, int, tuple[Operator, ...]], str]:
+    from .choose import choose_heuristic
+
+    return choose_heuristic
 
 
 def bfs(task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits) -> SearchOutcome:
@@ -133,7 +137,23 @@ def bfs_steps(
         if expanded == start:  # small searches end before pruning would pay
             sss = Stubborn(task, ops)
             napp = nkept = 0
-        stub = -1 if sss is None else sss.compute(s)
+        if sss is None:  # the hot loop of small searches: no pruning, no counting
+            for key, group in groups:
+                if s & key:
+                    for forbid, keep, add, _c, idx in group:
+                        if not s & forbid:
+                            t = (s & keep) | add
+                            if t not in parent:
+                                parent[t] = (s, idx)
+                                if not t & gforbid:
+                                    plan = extract_plan(parent, t)
+                                    return SearchOutcome(
+                                        plan, plan_cost(task, plan), expanded,
+                                        len(parent) - 1, True, "blind",
+                                    )
+                                push(t)
+            continue
+        stub = sss.compute(s)
         for key, group in groups:
             if s & key:
                 for forbid, keep, add, _c, idx in group:
@@ -220,15 +240,17 @@ def astar_steps(
             sss = Stubborn(task, ops)
             napp = nkept = 0
         stub = -1 if sss is None else sss.compute(s)
+        counting = sss is not None
         for key, group in groups:
             if s & key:
                 for forbid, keep, add, c, idx in group:
                     if s & forbid:
                         continue
-                    napp += 1
-                    if not stub >> idx & 1:
-                        continue
-                    nkept += 1
+                    if counting:
+                        napp += 1
+                        if not stub >> idx & 1:
+                            continue
+                        nkept += 1
                     t = (s & keep) | add
                     ng = g + c
                     old = gval.get(t)

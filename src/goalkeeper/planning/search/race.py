@@ -55,9 +55,11 @@ def race(
     clock = time.perf_counter
     t0 = clock()
     alive = [True, True]
-    while clock() - t0 < HEADSTART:  # small tasks end here, before LM-cut costs anything
+    while True:  # small tasks end here, before LM-cut costs anything
         try:
             next(first)
+            if clock() - t0 >= HEADSTART:
+                break
         except StopIteration as stop:
             done: SearchOutcome = stop.value
             if done.exhausted:
