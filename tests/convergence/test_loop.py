@@ -162,3 +162,22 @@ def test_fake_clock_duration_budget(ws: Path) -> None:
     goal = run_goal(g.goal_id, maker=ScriptedMaker([slow]), clock=lambda: now[0])
     assert goal.escalation and goal.escalation.reason == "budget_exhausted"
     assert len(goal.history) == 2 and goal.elapsed_seconds == 800.0
+
+
+def test_a_maker_that_cannot_start_escalates_at_once(ws: Path) -> None:
+    from goalkeeper.convergence import MakerSpec
+
+    g = create_goal("o", [CHECK], workspace=ws, maker=MakerSpec(argv=["gk-no-such-maker-xyz"]),
+                    budget=Budget(max_iterations=5))
+    goal = run_goal(g.goal_id)
+    assert len(goal.history) == 1 and goal.history[0].condition_results == []
+    assert goal.escalation and goal.escalation.reason == "unrunnable"
+    assert "gk-no-such-maker-xyz" in goal.escalation.detail
+
+
+def test_a_check_that_cannot_start_escalates_after_the_first_iteration(ws: Path) -> None:
+    g = create_goal("o", [StoppingCondition(command=["gk-no-such-check-xyz"])], workspace=ws,
+                    budget=Budget(max_iterations=5))
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([lambda r: "x"]))
+    assert len(goal.history) == 1
+    assert goal.escalation and goal.escalation.reason == "unrunnable" and "gk-no-such-check-xyz" in goal.escalation.detail

@@ -57,6 +57,7 @@ class MakerResult:
     timed_out: bool = False
     output_tail: str = ""
     cost_known: bool = True
+    spawn_error: str | None = None  # the maker could not even start (not found, not executable)
 
 
 class Maker(Protocol):
@@ -121,6 +122,7 @@ class CommandMaker:
             exit_code=res.exit_code,
             timed_out=res.timed_out,
             output_tail=res.output[-64_000:],
+            spawn_error=res.spawn_error,
         )
 
 

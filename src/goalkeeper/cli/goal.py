@@ -97,6 +97,8 @@ def command() -> None:
               help="A variable the checks run with (the caller's PYTHON*, PYTEST_*, COVERAGE_* are dropped).")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True,
               help="Run a command maker under bubblewrap (workspace writable, rest read-only, state hidden).")
+@click.option("--session", default=None, metavar="ID",
+              help="With --maker-type host: bind the goal to one agent session (its hooks act on it only).")
 @click.option("--no-progress", "no_progress", default=3, show_default=True,
               help="Iterations without change before escalating no_progress.")
 @click.option("--oracle", "--oracle-model", "oracle_model", default="deterministic", show_default=True,
@@ -110,8 +112,8 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
             max_iterations: str, max_duration: str,
             max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
             allow_edit: tuple[str, ...], check_outputs: tuple[str, ...], check_env: tuple[str, ...],
-            sandbox: str, no_progress: int, oracle_model: str, oracle_options: tuple[str, ...],
-            as_json: bool) -> None:
+            sandbox: str, session: str | None, no_progress: int, oracle_model: str,
+            oracle_options: tuple[str, ...], as_json: bool) -> None:
     """Create a goal (persisted before anything runs) and print its id."""
     _check_names(maker_type, oracle_model)
     budget = Budget(
@@ -132,6 +134,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         guards=guards,
         workspace=workspace,
         condition_env={k: v for k, v in (_kv(x, "--check-env") for x in check_env)},
+        source={"session": session} if session else None,
     )
     if as_json:
         echo_json(goal.dump())

@@ -253,6 +253,7 @@ def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | Non
         duration_seconds=round(res.duration, 3),
         sealed=ev.sealed,
         counts=counts,
+        spawn_error=res.spawn_error,
     )
 
 

@@ -75,9 +75,27 @@ def _after(h: Iteration) -> str | None:
     return h.source_after if h.source_after is not None else h.tree_after
 
 
+def _unrunnable(last: Iteration) -> Escalate | None:
+    """A maker or a check that cannot even start will not start next time either: stop paying."""
+    if last.maker_spawn_error:
+        return Escalate("unrunnable", f"the maker cannot run: {last.maker_spawn_error}; fix the maker command "
+                                      "(`goalkeeper doctor GOAL` checks it) and resume")
+    if last.iteration == 1 and last.maker_exit_code == 127 and not last.rejected:
+        return Escalate("unrunnable", f"the maker exited 127 (command not found) on its first run: "
+                                      f"{last.maker_summary or ''}".rstrip())
+    dead = [c for c in last.condition_results if c.spawn_error]
+    if dead:
+        return Escalate("unrunnable", f"stopping condition `{dead[0].command}` cannot run: {dead[0].spawn_error}; "
+                                      "fix it with `goalkeeper goal edit` or start a new goal")
+    return None
+
+
 def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
     g = goal.guards
     last = done[-1]
+    dead = _unrunnable(last)
+    if dead is not None:
+        return dead
     if last.oracle_verdict == "void":
         why = last.reasons[0] if last.reasons else "the working tree changed while it was judged; verdict void"
         return Escalate("tampering", f"iteration {last.iteration}: {why}")

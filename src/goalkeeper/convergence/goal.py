@@ -226,6 +226,7 @@ class ConditionResult(_Model):
     output_tail: str = ""
     duration_seconds: float = 0.0
     sealed: bool = Field(default=False, description="judged from a structured report in a sealed environment")
+    spawn_error: str | None = Field(default=None, description="the command could not start")
     counts: dict[str, int] = Field(default_factory=dict, description="tests by outcome, lint findings, ...")
 
 
@@ -240,6 +241,7 @@ class Iteration(_Model):
     maker_summary: str | None = None
     maker_exit_code: int | None = None
     maker_timed_out: bool = False
+    maker_spawn_error: str | None = None
     cost_dollars: float = 0.0
     maker_cost_dollars: float = 0.0
     oracle_cost_dollars: float = 0.0

@@ -300,6 +300,8 @@ _SUGGESTIONS: dict[str, list[str]] = {
     "no_progress": ["change the maker, sharpen the objective, or split the goal"],
     "repeated_failure": ["run the maker by hand in the workspace and fix its setup"],
     "oracle_uncertain": ["judge the last iteration yourself: `goalkeeper goal show {gid}`"],
+    "unrunnable": ["check the maker and every condition: `goalkeeper doctor {gid}`",
+                   "fix the command with `goalkeeper goal edit {gid}` and resume"],
     "manual": [],
 }
 

@@ -389,12 +389,18 @@ class GoalLoop:
         rec.maker_summary = result.summary
         rec.maker_exit_code = result.exit_code
         rec.maker_timed_out = result.timed_out
+        rec.maker_spawn_error = result.spawn_error
         rec.cost_dollars = round(rec.cost_dollars + result.cost_dollars, 6)
         rec.maker_cost_dollars = round(rec.maker_cost_dollars + result.cost_dollars, 6)
         rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
         rec.source_after = after.source_digest
         self._after_maker = after
+        if result.spawn_error:  # nothing ran: no checks to pay for, decide() escalates `unrunnable`
+            rec.phase, rec.finished_at = "done", now_iso()
+            rec.reasons = [f"the maker could not start: {result.spawn_error}"]
+            self._commit(goal, "maker.unrunnable", rec, iteration=rec.iteration, error=result.spawn_error)
+            return False
         found = seal.findings(after)
         parent = self._accepted(goal, rec.iteration)
         cp = seal.checkpoint(after, f"goalkeeper {goal.goal_id} iteration {rec.iteration}", parent,

@@ -205,8 +205,9 @@ class AgentMaker:
             cost_dollars=round(cost, 8),
             exit_code=code,
             timed_out=res.timed_out,
-            output_tail=res.output[-2000:],
+            output_tail=res.output[-64_000:],
             cost_known=self.last_cost_known,
+            spawn_error=res.spawn_error,
         )
 
 
