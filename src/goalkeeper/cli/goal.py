@@ -232,17 +232,97 @@ def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bo
 
 
 @command.command("run")
-@click.argument("goal_id")
-@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines.")
+@click.argument("goal_ids", metavar="GOAL_ID...", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines (each carries its goalId).")
 @click.option("--detach", is_flag=True, help="With --engine temporal: start the workflow and return.")
+@click.option("--parallel", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Run the goals at once, at most N at a time (default 4), each in its own process; two "
+                   "goals on one workspace are refused.")
+@click.option("--all-active", is_flag=True, help="Run every active goal (host-maker goals are left to their host).")
 @engine_options
 @handle_errors
-def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
-    """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    if not engine.is_local:
-        sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
-    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: int | None, all_active: bool,
+            engine: EngineChoice) -> None:
+    """Run the loop until the goal converges, escalates or is paused; resumes after a crash.
+
+    Several goals (or --parallel, --all-active) run as one wave with one live
+    display; the exit code is the worst outcome: 1 error or abandoned, then 3
+    escalated, then 4 paused (not done), then 0 when every goal converged.
+    """
+    if all_active and goal_ids:
+        raise click.UsageError("give goal ids or --all-active, not both")
+    if not goal_ids and not all_active:
+        raise click.UsageError("name a goal to run (GOAL_ID), several, or --all-active")
+    if len(goal_ids) == 1 and parallel is None and not all_active:
+        goal_id = resolve("goal", goal_ids[0], local=engine.is_local)
+        if not engine.is_local:
+            sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
+        sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+    if not engine.is_local or detach:
+        raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
+                               "`goalkeeper goal run ID --engine temporal --detach`")
+    import time
+
+    from rich.live import Live
+    from rich.table import Table
+
+    from ..convergence import waves
+
+    if all_active:
+        goals, notes = waves.select_active(list_goals())
+        for note in notes:
+            err_console.print(_esc(note))
+        if not goals:
+            if as_json:
+                echo_json({"event": "wave.finished", "exitCode": EXIT_OK, "outcomes": []})
+            else:
+                click.echo("no active goals to run")
+            sys.exit(EXIT_OK)
+    else:
+        ids = [resolve("goal", g) for g in goal_ids]
+        goals = [load_goal(g) for g in ids]
+    waves.check_wave(goals)
+    n = parallel or min(len(goals), waves.DEFAULT_PARALLEL)
+    view = waves.WaveView()
+    for g in goals:
+        view.add(g.goal_id, g.budget.max_iterations)
+
+    def table() -> Table:
+        t = Table("goal", "state", "iteration", "elapsed", "last", title=f"{len(goals)} goal(s), {n} at a time",
+                  title_justify="left")
+        for row in view.table(time.monotonic()):
+            t.add_row(*(_esc(c) for c in row))
+        return t
+
+    live: Live | None = None
+
+    def sink(ev: dict[str, Any]) -> None:
+        view.feed(ev, time.monotonic())
+        if as_json:
+            echo_json(ev)
+        elif live is not None:
+            live.update(table())
+        else:
+            text = waves.describe_event(ev)
+            if text:
+                click.echo(f"{ev.get('goalId')}: {clean(text)}")
+
+    ids = [g.goal_id for g in goals]
+    if as_json or not out_console.is_terminal:
+        outcomes = waves.run_wave(ids, parallel=n, on_event=sink)
+    else:
+        with Live(table(), console=out_console, refresh_per_second=4) as live:
+            outcomes = waves.run_wave(ids, parallel=n, on_event=sink)
+    code = waves.worst_exit(outcomes)
+    if as_json:
+        echo_json({"event": "wave.finished", "exitCode": code, "outcomes": [o.to_dict() for o in outcomes]})
+    else:
+        for o in outcomes:
+            style = _STATE_STYLE.get(o.outcome, "red")
+            out_console.print(f"{o.goal_id}  [{style}]{o.outcome:<9}[/] {o.iterations:>3} it  "
+                              f"${o.spent_dollars:>6.2f}  {_esc(o.detail or '')}")
+        out_console.print(f"wave: exit {code} (worst outcome; 0 only when every goal converged)")
+    sys.exit(code)
 
 
 @command.command("check")
