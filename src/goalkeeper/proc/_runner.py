@@ -97,6 +97,8 @@ def spawn_problem(argv: Sequence[str], cwd: str | Path, env: Mapping[str, str] |
     """Why ``argv`` cannot start (missing cwd, program not found / not executable), or None."""
     if not argv or not argv[0]:
         return "empty command"
+    if any("\0" in a for a in argv):
+        return "cannot run it: an argument holds a NUL byte"
     if not Path(cwd).is_dir():
         return f"working directory not found: {cwd}"
     exe = argv[0]
@@ -204,9 +206,9 @@ def run_argv(
                 cmd, cwd=cwd, env=full_env, stdin=stdin, stdout=out, stderr=err,
                 pass_fds=(w,) if mode != "none" else (), start_new_session=(mode == "none"),
             )
-        except OSError as e:
+        except (OSError, ValueError, UnicodeEncodeError) as e:  # ValueError: a NUL byte in an argument
             _close(w)
-            msg = f"cannot run {args[0]!r}: {e.strerror or e}"
+            msg = f"cannot run {args[0]!r}: {getattr(e, 'strerror', None) or e}"
             return ProcResult(tuple(args), 127, "", msg, False, 0.0, spawn_error=msg)
         _close(w)
         timed_out = False
