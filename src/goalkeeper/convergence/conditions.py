@@ -241,6 +241,7 @@ def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | Non
         counts["deselected"] = ev.outcomes.deselected
     if ev.ruff is not None:
         counts["findings"] = len(ev.ruff)
+    failures = [{"test": nid, **info} for nid, info in list((ev.outcomes.failures if ev.outcomes else {}).items())[:20]]
     return ConditionResult(
         type=cond.type,
         command=" ".join(split_command(cond.command)),
@@ -254,6 +255,7 @@ def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | Non
         sealed=ev.sealed,
         counts=counts,
         spawn_error=res.spawn_error,
+        failures=failures,
     )
 
 

@@ -138,16 +138,19 @@ class Outcomes:
     tampered: tuple[str, ...] = ()
     exitstatus: int | None = None
     counts: Mapping[str, int] = field(default_factory=dict)
+    failures: Mapping[str, Any] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
         return {"byId": dict(self.by_id), "deselected": self.deselected, "collectErrors": list(self.collect_errors),
-                "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts)}
+                "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts),
+                "failures": dict(self.failures)}
 
     @classmethod
     def load(cls, data: Mapping[str, Any]) -> Outcomes:
+        fails = data.get("failures")
         return cls({str(k): str(v) for k, v in (data.get("byId") or {}).items()}, int(data.get("deselected") or 0),
                    tuple(data.get("collectErrors") or ()), tuple(data.get("tampered") or ()),
-                   data.get("exitstatus"), dict(data.get("counts") or {}))
+                   data.get("exitstatus"), dict(data.get("counts") or {}), dict(fails) if isinstance(fails, dict) else {})
 
     def summary(self) -> str:
         c = self.counts
@@ -187,8 +190,11 @@ def read_probe(path: Path) -> Outcomes | None:
     counts: dict[str, int] = {}
     for v in by_id.values():
         counts[v] = counts.get(v, 0) + 1
+    raw_fails = data.get("failures")
+    fails: dict[str, Any] = raw_fails if isinstance(raw_fails, dict) else {}
     return Outcomes(by_id, len(data.get("deselected") or []), tuple(map(str, data.get("collectErrors") or [])),
-                    tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts)
+                    tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts,
+                    {str(k): v for k, v in fails.items() if isinstance(v, dict) and by_id.get(str(k)) in ("failed",)})
 
 
 def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:

@@ -16,7 +16,8 @@ import types
 
 _OUT = os.environ.get("GOALKEEPER_PROBE_OUT", "")
 _STATE = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "exitstatus": None,
-          "tampered": [], "rootdir": None, "inifile": None}
+          "tampered": [], "rootdir": None, "inifile": None, "failures": {}}
+_ROOT = [""]
 _SURFACE = {}
 
 
@@ -49,6 +50,7 @@ def _check(where):
 def pytest_configure(config):
     _SURFACE.update(_surface())
     _STATE["rootdir"] = str(getattr(config, "rootpath", ""))
+    _ROOT[0] = os.getcwd()
     _STATE["inifile"] = str(getattr(config, "inipath", "") or "")
 
 
@@ -64,6 +66,35 @@ def pytest_deselected(items):
 def pytest_collection_finish(session):
     _STATE["collected"] = [i.nodeid for i in session.items]
     _check("collection")
+
+
+def _rel(path):
+    try:
+        rel = os.path.relpath(str(path), _ROOT[0])
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def pytest_runtest_makereport(item, call):
+    """Where a test failed: the crash site and every frame inside the workspace (for the hint)."""
+    exc = call.excinfo
+    if exc is None or call.when != "call" or len(_STATE["failures"]) >= 200:
+        return None
+    try:
+        if exc.errisinstance(BaseException) and type(exc.value).__name__ in ("Skipped", "XFailed", "Exit"):
+            return None
+        frames = []
+        for entry in exc.traceback:
+            rel = _rel(entry.path)
+            if os.path.isabs(rel) or "site-packages" in rel or rel.startswith("<"):
+                continue
+            frames.append({"path": rel, "line": entry.lineno + 1, "func": entry.name})
+        msg = exc.exconly().strip().splitlines()
+        _STATE["failures"][item.nodeid] = {"message": (msg[0] if msg else "")[:300], "frames": frames[-12:]}
+    except Exception:  # a strange exception object must not cost the report
+        pass
+    return None
 
 
 def pytest_runtest_logreport(report):
