@@ -1,0 +1,46 @@
+"""A bubblewrap sandbox for makers: the workspace writable, everything else read-only.
+
+What the sandboxed command sees:
+
+* ``/`` bound read-only, so it cannot edit the interpreter, the toolchain
+  outside the workspace, or the user's files;
+* the workspace (and any extra writable paths, e.g. a coding agent's own
+  config dir) bound read-write;
+* goalkeeper's state, keys and checkpoints replaced by empty tmpfs mounts:
+  the maker cannot read or forge them;
+* a private ``/tmp``, its own ``/proc`` and a new PID namespace (it cannot see
+  or signal goalkeeper), a new session (no terminal injection), and
+  ``--die-with-parent``.
+
+The network is shared unless ``share_net`` is False (agent CLIs need their API).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Sandbox", "bwrap_argv"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sandbox:
+    writable: tuple[Path, ...]
+    hidden: tuple[Path, ...] = ()
+    share_net: bool = True
+    extra_ro: tuple[Path, ...] = field(default=())
+
+
+def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[str]:
+    out = [exe, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
+           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    if not box.share_net:
+        out.append("--unshare-net")
+    for w in box.writable:
+        out += ["--bind", str(w), str(w)]
+    for h in box.hidden:
+        if h.exists():
+            out += ["--tmpfs", str(h)]
+    out += ["--chdir", str(cwd), "--", *argv]
+    return out
