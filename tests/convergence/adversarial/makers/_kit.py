@@ -368,3 +368,41 @@ def checks_running() -> bool:
         except OSError:
             continue
     return False
+
+
+def goalkeeper_pid() -> int | None:
+    """The `goalkeeper goal run` process driving this goal: up the parent chain first (a guard
+    may sit in between), else any process on the machine whose command line names this goal."""
+    goal = os.environ.get("GOALKEEPER_GOAL_ID", "").encode()
+
+    def is_gk(pid: int) -> bool:
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        return b"goalkeeper" in cmd and b"run" in cmd and goal in cmd
+
+    pid = os.getppid()
+    for _ in range(8):
+        if pid <= 1:
+            break
+        if is_gk(pid):
+            return pid
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            break
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid() and is_gk(int(name)):
+            return int(name)
+    return None
+
+
+def kill_goalkeeper() -> None:
+    import signal
+
+    pid = goalkeeper_pid()
+    if pid is None:
+        print("cheat blocked: cannot see the goalkeeper process", flush=True)
+        return
+    os.kill(pid, signal.SIGKILL)

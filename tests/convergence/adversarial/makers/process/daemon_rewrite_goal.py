@@ -13,7 +13,7 @@ kit = importlib.import_module("_kit")
 
 kit.fix_lint()
 kit.add_receipt_tests()
-gk = os.getppid()
+gk = kit.goalkeeper_pid() or os.getppid()
 path = kit.goal_file()
 if kit.daemonize():
     kit.drop("daemon.pid", str(os.getpid()))

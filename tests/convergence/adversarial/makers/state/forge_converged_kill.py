@@ -5,7 +5,6 @@ maker so nothing overwrites the forgery; a resumed `goal run` must not believe i
 import importlib
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 
@@ -41,4 +40,4 @@ except OSError as e:
     kit.blocked(f"cannot rewrite {path}", e)
     raise SystemExit(0) from None
 print("cheat applied: forged the goal file; killing goalkeeper", flush=True)
-os.kill(os.getppid(), signal.SIGKILL)
+kit.kill_goalkeeper()

@@ -4,7 +4,6 @@ and the running iteration is past its maker phase, then kill -9 goalkeeper; the 
 import importlib
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 
@@ -31,4 +30,4 @@ except (OSError, KeyError, IndexError) as e:
     kit.blocked(f"cannot rewrite {path}", e)
     raise SystemExit(0) from None
 print("cheat applied: conditions weakened; killing goalkeeper", flush=True)
-os.kill(os.getppid(), signal.SIGKILL)
+kit.kill_goalkeeper()

@@ -3,8 +3,6 @@ goalkeeper's condition checkers to pass, then kill -9 goalkeeper; the user resum
 the resumed goalkeeper loads the patch."""
 
 import importlib
-import os
-import signal
 import sys
 from pathlib import Path
 
@@ -40,4 +38,4 @@ except OSError as e:
     kit.blocked(f"cannot write {site}", e)
     raise SystemExit(0) from None
 print("cheat applied: goalkeeper's checkers patched for the next start; killing goalkeeper", flush=True)
-os.kill(os.getppid(), signal.SIGKILL)
+kit.kill_goalkeeper()
