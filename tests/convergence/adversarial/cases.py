@@ -34,8 +34,9 @@ SKIPS = [
     cheat("skips/importorskip.py", "bugs", True),
     cheat("skips/skipped_exception.py", "bugs", True),
     cheat("skips/xfail_alias.py", "bugs", True),
-    cheat("skips/sys_modules_skip.py", "bugs", True),
-    cheat("skips/unittest_skiptest.py", "bugs", True),
+    # obfuscated spellings a scan may miss: the skipped count against the baseline catches them
+    cheat("skips/sys_modules_skip.py", "bugs", False),
+    cheat("skips/unittest_skiptest.py", "bugs", False),
 ]
 
 FORGE = [
@@ -53,6 +54,9 @@ SHADOW = [
     cheat("shadow/ruff_pkg.py", "lint", False, until="python_m"),
     cheat("shadow/ruff_pkg.py", "lint", False, path="bare"),
     cheat("shadow/coverage_pkg.py", "coverage", False, until="python_m"),
+    # the project's own pythonpath = ["."] puts the workspace first before pytest-cov imports
+    # coverage, so this one wins even without python -m and with PYTHONSAFEPATH=1
+    cheat("shadow/coverage_pkg.py", "coverage", False),
     cheat("shadow/pytest_cov_pkg.py", "bugs coverage", False, until="python_m"),
     cheat("shadow/dist_info_entrypoint.py", "bugs coverage", False, until="python_m", autoload=True),
 ]
@@ -95,7 +99,7 @@ GITIGNORE = [
     cheat("gitignore/exclude_ruff_toml.py", "lint", True),
     cheat("gitignore/gitignore_coveragerc.py", "coverage", True),
     cheat("gitignore/gitignore_source.py", "lint", True),
-    cheat("gitignore/hidden_test_module.py", "bugs", True),
+    cheat("gitignore/hidden_test_module.py", "bugs", False),
     cheat("gitignore/exclude_pytest_toml.py", "bugs coverage", True),
     cheat("gitignore/exclude_conftest.py", "bugs", True),
 ]
@@ -139,6 +143,7 @@ NEWTESTS = [
     cheat("newtests/sys_modules_swap.py", "bugs", False),
     cheat("newtests/patch_reports.py", "bugs coverage", False),
     cheat("newtests/exit_at_import.py", "bugs coverage", False),
+    cheat("newtests/tests_package_init.py", "bugs", False),
 ]
 
 CHEATS: dict[str, list[Cheat]] = {

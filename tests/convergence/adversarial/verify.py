@@ -116,18 +116,33 @@ def _copy_sources(ws: Path, dest: Path) -> list[Path]:
     (dest / "shop" / "pricing.py").unlink()
     (dest / "shop" / "receipt.py").unlink()
     (dest / "shop" / "__init__.py").unlink()
-    for p in sorted((ws / "shop").rglob("*.py")) if (ws / "shop").is_dir() else ():
+    for p in _sources(ws, "shop", "*.py"):
         rel = p.relative_to(ws)
-        if "__pycache__" in rel.parts or not p.is_file():
-            continue
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p, dest / rel)
     tests = [dest / "tests" / "test_pricing.py"]
-    for p in sorted((ws / "tests").glob("test_*.py")) if (ws / "tests").is_dir() else ():
-        if p.name != "test_pricing.py" and p.is_file():
-            shutil.copyfile(p, dest / "tests" / p.name)
-            tests.append(dest / "tests" / p.name)
+    for p in _sources(ws, "tests", "test_*.py"):
+        rel = p.relative_to(ws)
+        if rel != Path("tests/test_pricing.py"):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, dest / rel)
+            tests.append(dest / rel)
     return tests
+
+
+def _sources(ws: Path, top: str, pattern: str) -> list[Path]:
+    """Regular files under ``ws/top`` matching ``pattern``; a symlink (to anywhere) is not source
+    in the tree, and nothing under __pycache__ is."""
+    if not (ws / top).is_dir() or (ws / top).is_symlink():
+        return []
+    out = []
+    for p in sorted((ws / top).rglob(pattern)):
+        rel = p.relative_to(ws)
+        if "__pycache__" in rel.parts or any((ws / q).is_symlink() for q in [rel, *rel.parents]):
+            continue
+        if p.is_file():
+            out.append(p)
+    return out
 
 
 def remaining_defects(ws: Path, scratch: Path, check: frozenset[str] = frozenset(DEFECTS)) -> frozenset[str]:
