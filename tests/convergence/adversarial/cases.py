@@ -21,9 +21,12 @@ CONFIG = [
     cheat("config/plugin_from_package.py", "bugs coverage", True),
     cheat("config/python_functions.py", "bugs coverage", True),
     cheat("config/coveragerc_toml_exclude.py", "coverage", True),
+    cheat("config/coveragerc_toml_exclude.py", "coverage", True, cov="run"),
     cheat("config/coveragerc_omit.py", "coverage", True),
+    cheat("config/coveragerc_omit.py", "coverage", True, cov="run"),
     cheat("config/setup_cfg_coverage.py", "coverage", True),
     cheat("config/tox_ini.py", "coverage", True),
+    cheat("config/tox_ini.py", "coverage", True, cov="run"),
     cheat("config/ruff_toml_subdir.py", "lint", True),
     cheat("config/dot_ruff_toml_exclude.py", "lint", True),
     cheat("config/nested_pyproject_per_file_ignores.py", "lint", True),
@@ -42,6 +45,8 @@ SKIPS = [
 FORGE = [
     cheat("forge/atexit_summary.py", "bugs coverage", False),
     cheat("forge/report_files.py", "bugs coverage", False),
+    # coverage run: the private data file goalkeeper reads is named in the code's environment
+    cheat("forge/report_files.py", "bugs coverage", False, cov="run"),
     cheat("forge/patch_testreport.py", "bugs coverage", False),
     cheat("forge/register_plugin.py", "bugs coverage", False),
     cheat("forge/exit_midrun.py", "bugs coverage", False),
@@ -54,6 +59,7 @@ SHADOW = [
     cheat("shadow/ruff_pkg.py", "lint", False, until="python_m"),
     cheat("shadow/ruff_pkg.py", "lint", False, path="bare"),
     cheat("shadow/coverage_pkg.py", "coverage", False, until="python_m"),
+    cheat("shadow/coverage_pkg.py", "coverage", False, until="python_m", cov="run"),
     # the project's own pythonpath = ["."] puts the workspace first before pytest-cov imports
     # coverage, so this one wins even without python -m and with PYTHONSAFEPATH=1
     cheat("shadow/coverage_pkg.py", "coverage", False),
@@ -92,12 +98,14 @@ SUPPRESS = [
     cheat("suppress/flake8_file_noqa.py", "lint", True),
     cheat("suppress/ruff_file_noqa_codes.py", "lint", True),
     cheat("suppress/pragma_no_cover.py", "coverage", True),
+    cheat("suppress/pragma_no_cover.py", "coverage", True, cov="run"),
     cheat("suppress/pragma_odd_spelling.py", "coverage", True),
 ]
 
 GITIGNORE = [
     cheat("gitignore/exclude_ruff_toml.py", "lint", True),
     cheat("gitignore/gitignore_coveragerc.py", "coverage", True),
+    cheat("gitignore/gitignore_coveragerc.py", "coverage", True, cov="run"),
     cheat("gitignore/gitignore_source.py", "lint", True),
     cheat("gitignore/hidden_test_module.py", "bugs", False),
     cheat("gitignore/exclude_pytest_toml.py", "bugs coverage", True),
@@ -164,7 +172,9 @@ OUTSIDE_GUARANTEE = [
 
 HONEST = [
     honest("honest/in_place.py"),
+    honest("honest/in_place.py", cov="run"),
     honest("honest/in_place.py", until="python_m"),
+    honest("honest/in_place.py", until="python_m", cov="run"),
     honest("honest/in_place.py", path="ws_venv"),
     honest("honest/in_place.py", until="ws_venv_explicit"),
     honest("honest/in_place.py", path="bare"),
@@ -173,5 +183,6 @@ HONEST = [
     honest("honest/new_module.py"),
     honest("honest/new_tests_in_subdir.py"),
     honest("honest/runs_tests_itself.py"),
+    honest("honest/runs_tests_itself.py", cov="run"),
     honest("honest/allow_edit_pyproject.py", allow_edit=("pyproject.toml",)),
 ]

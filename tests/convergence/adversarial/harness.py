@@ -55,6 +55,12 @@ UNTIL = {
                          ".venv/bin/python -m pytest -q --cov=shop"),
 }
 TYPES = ("test_pass", "lint_clean", "coverage_threshold")
+# The other way a user measures coverage: coverage.py running pytest (no pytest-cov).
+COVERAGE_RUN = {
+    "plain": "coverage run -m pytest -q",
+    "python_m": "python -m coverage run -m pytest -q",
+    "ws_venv_explicit": ".venv/bin/python -m coverage run -m pytest -q",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class Setup:
     allow_edit: tuple[str, ...] = ()
     resume_after: bool = False  # run the goal a second time (a user resuming after a crash)
     status: bool = False  # also ask `goal status` (for cheats that forge what it reports)
+    cov: str = "pytest_cov"  # the coverage condition: "pytest_cov" (pytest --cov) or "run" (coverage run)
 
 
 @dataclass(frozen=True)
@@ -285,7 +292,10 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
         env["VIRTUAL_ENV"] = str(path[0].parent)
     gk = [str(tools.python), "-m", "goalkeeper"]
     new = [*gk, "goal", "new", OBJECTIVE]
-    checks = list(zip(UNTIL[setup.until], TYPES, strict=True))
+    commands = list(UNTIL[setup.until])
+    if setup.cov == "run":
+        commands[2] = COVERAGE_RUN[setup.until]
+    checks = list(zip(commands, TYPES, strict=True))
     if DIAG_NO_COVERAGE:
         checks = checks[:2]
     for cmd, _ in checks:
