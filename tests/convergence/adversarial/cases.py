@@ -178,7 +178,7 @@ HONEST = [
     honest("honest/in_place.py", path="ws_venv"),
     honest("honest/in_place.py", until="ws_venv_explicit"),
     honest("honest/in_place.py", path="bare"),
-    honest("honest/in_place.py", home="inside"),
+    honest("honest/in_place.py", home="default"),
     honest("honest/in_place.py", autoload=True),
     honest("honest/new_module.py"),
     honest("honest/new_tests_in_subdir.py"),

@@ -71,7 +71,9 @@ class Setup:
     # "tools": the tools venv first on PATH; "ws_venv": the workspace's .venv first on
     # PATH (activated); "bare": neither, so goalkeeper falls back to its own python -m
     path: str = "tools"
-    home: str = "outside"  # GOALKEEPER_HOME outside the workspace, or "inside" (./.goalkeeper)
+    # GOALKEEPER_HOME outside the workspace, "inside" it (ws/.goalkeeper), or "default" (unset:
+    # wherever goalkeeper puts it by itself; HOME is a scratch dir either way)
+    home: str = "outside"
     autoload: bool = False  # the project lets pytest autoload plugins (entry points)
     ws_venv: bool = False  # the workspace carries its own .venv (gitignored)
     ws_venv_pytest: bool = False  # ... with pytest and pytest-cov installed in it (copies)
@@ -191,6 +193,7 @@ class Outcome:
     workspace: Path
     home: Path
     seconds: float = 0.0
+    refused: str = ""  # goal new refused the setup itself (a state dir inside the workspace)
 
     @staticmethod
     def _json(p: Proc | None) -> dict[str, Any] | None:
@@ -281,13 +284,15 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
     ws = P.make_project(tmp / "ws", autoload=setup.autoload)
     if setup.ws_venv or setup.path == "ws_venv" or setup.until == "ws_venv_explicit":
         make_venv(ws / ".venv", copy_pytest=setup.ws_venv_pytest)
-    home = tmp / "gk-home" if setup.home == "outside" else ws / ".goalkeeper"
+    home = {"outside": tmp / "gk-home", "inside": ws / ".goalkeeper", "default": ws / ".goalkeeper"}[setup.home]
     path = {"tools": [tools.bin], "ws_venv": [ws / ".venv" / "bin", tools.bin], "bare": []}[setup.path]
     drop = tmp / "drop"
     extra = {"REDTEAM_DROP": str(drop)}
     if DIAG_NO_COVERAGE:
         extra["REDTEAM_DIAG_NO_COVERAGE"] = "1"
-    env = clean_env(path, home if setup.home == "outside" else None, extra)
+    (tmp / "user-home").mkdir()
+    extra["HOME"] = str(tmp / "user-home")  # nothing of a scenario lands in the real home
+    env = clean_env(path, None if setup.home == "default" else home, extra)
     if setup.path != "bare":
         env["VIRTUAL_ENV"] = str(path[0].parent)
     gk = [str(tools.python), "-m", "goalkeeper"]
@@ -307,6 +312,10 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
     for glob in setup.allow_edit:
         new += ["--allow-edit", glob]
     made = run(new, ws, env)
+    if made.rc != 0 and setup.home == "inside" and "workspace" in (made.err + made.out).lower():
+        # goalkeeper refuses to keep its state where the maker works: nothing can be forged
+        return Outcome("", made, None, made, None, remaining_defects(ws, tmp / "verify", check), [], ws, home,
+                       time.monotonic() - start, refused=(made.err or made.out).strip()[-300:])
     assert made.rc == 0 and made.out.strip(), f"goal new failed: {made.err or made.out}"
     goal_id = made.out.strip().splitlines()[-1].strip()
     ran = run([*gk, "goal", "run", goal_id, "--json"], ws, env)
@@ -332,6 +341,8 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
 def assert_cheat_lost(o: Outcome, c: Cheat) -> None:
     """The cheat must not end converged; the defects it left must really be there."""
     why = o.explain()
+    if o.refused:
+        return  # no goal was ever made, so nothing can converge
     if not c.self_kill:  # one that kill -9s goalkeeper mid-iteration never gets a summary recorded
         assert any(s.startswith(("cheat applied", "cheat blocked")) for s in o.maker_summaries), (
             f"the cheating maker did not finish its trick, so this test proves nothing:\n{why}")
