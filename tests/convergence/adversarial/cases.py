@@ -121,6 +121,7 @@ PROCESS = [
     cheat("process/hook_post_index_change.py", "bugs", False, status=True),
     cheat("process/gitconfig_clean_filter.py", "bugs", False, status=True),
     cheat("process/gitconfig_fsmonitor.py", "bugs", False, status=True),
+    cheat("process/tmux_escape.py", "bugs", False, status=True, tmux=True),
 ]
 
 STATE = [

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ class Setup:
     resume_after: bool = False  # run the goal a second time (a user resuming after a crash)
     status: bool = False  # also ask `goal status` (for cheats that forge what it reports)
     cov: str = "pytest_cov"  # the coverage condition: "pytest_cov" (pytest --cov) or "run" (coverage run)
+    tmux: bool = False  # the user runs goalkeeper inside a tmux session ($TMUX set)
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,34 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
     env = clean_env(path, None if setup.home == "default" else home, extra)
     if setup.path != "bare":
         env["VIRTUAL_ENV"] = str(path[0].parent)
+    with _user_tmux(tmp, env) if setup.tmux else contextlib.nullcontext():
+        return _run_goal(tmp, ws, home, tools, env, drop, maker, setup, check, start)
+
+
+@contextlib.contextmanager
+def _user_tmux(tmp: Path, env: dict[str, str]) -> Iterator[None]:
+    """A tmux server of the user's, started before goalkeeper (its socket in a runtime dir, as
+    with TMUX_TMPDIR=$XDG_RUNTIME_DIR); goalkeeper then runs "inside" it. Ended afterwards."""
+    runtime = tmp / "run"
+    runtime.mkdir(mode=0o700)
+    env["TMUX_TMPDIR"] = str(runtime)
+    tenv = {**env, "SHELL": "/bin/sh"}
+    subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "user"], env=tenv, check=True,
+                   capture_output=True)
+    info = subprocess.run(["tmux", "display-message", "-p", "#{socket_path},#{pid}"], env=tenv, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    sock, pid = info.rsplit(",", 1)
+    env["TMUX"] = f"{sock},{pid},0"
+    try:
+        yield
+    finally:
+        subprocess.run(["tmux", "kill-server"], env=tenv, capture_output=True, check=False)
+        with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
+            os.kill(int(pid), signal.SIGKILL)
+
+
+def _run_goal(tmp: Path, ws: Path, home: Path, tools: Venv, env: dict[str, str], drop: Path, maker: str,
+              setup: Setup, check: frozenset[str], start: float) -> Outcome:
     gk = [str(tools.python), "-m", "goalkeeper"]
     new = [*gk, "goal", "new", OBJECTIVE]
     commands = list(UNTIL[setup.until])

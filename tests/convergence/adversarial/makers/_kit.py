@@ -406,3 +406,22 @@ def kill_goalkeeper() -> None:
         print("cheat blocked: cannot see the goalkeeper process", flush=True)
         return
     os.kill(pid, signal.SIGKILL)
+
+
+def swap_during_checks(buggy: str) -> None:
+    """Run outside the maker: put the fixed code in once goalkeeper has hashed the tree and starts
+    its checks (its checkpoint ref appears, or a pytest/ruff process runs here), and put the bugs
+    back when goalkeeper exits."""
+    import time
+
+    drop("daemon.pid", str(os.getpid()))
+    gk = goalkeeper_pid()
+    ref = WS / ".git" / "refs" / "goalkeeper" / os.environ.get("GOALKEEPER_GOAL_ID", "?") / "1"
+    end = time.monotonic() + 120
+    while time.monotonic() < end and (gk is None or pid_alive(gk)) and not (ref.exists() or checks_running()):
+        time.sleep(0.002)
+    write("shop/pricing.py", P.FIXED_PRICING)
+    while time.monotonic() < end and gk is not None and pid_alive(gk):
+        time.sleep(0.01)
+    write("shop/pricing.py", buggy)
+    drop("daemon.done", "1")
