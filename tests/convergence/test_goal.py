@@ -34,7 +34,7 @@ def _goal(**kw: object) -> Goal:
 def test_defaults_match_the_contract() -> None:
     g = _goal()
     assert g.budget.max_iterations == 15 and g.budget.max_duration == "2h" and g.budget.max_dollars == 10
-    assert g.state == "active" and g.schema_version == 1
+    assert g.state == "active" and g.schema_version == 2
     dumped = g.dump()
     assert {"goalId", "stoppingConditions", "budget", "oracle", "state", "history", "escalation"} <= set(dumped)
     assert dumped["budget"] == {"maxIterations": 15, "maxDuration": "2h", "maxDollars": 10.0}

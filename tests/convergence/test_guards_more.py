@@ -55,7 +55,7 @@ def test_a_new_conftest_that_fakes_results_is_rejected(ws: Path, where: str) -> 
     fix = _write("calc.py", "def add(a, b):\n    return a + b\n")
     goal = run_goal(g.goal_id, maker=ScriptedMaker([_write(where, CHEAT), fix]))
     first = goal.history[0]
-    assert first.rejected and f"added protected file {where}" in first.rejected
+    assert first.rejected and f"added pytest config file {where}" in first.rejected
     assert not (ws / where).exists()  # removed, even when gitignored
     assert goal.state == "converged" and len(goal.history) == 2
 

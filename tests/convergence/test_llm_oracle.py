@@ -46,11 +46,22 @@ def req(ws: Path, *results: ConditionResult, history: tuple[dict[str, object], .
 
 
 def test_prompt_carries_the_evidence(ws: Path) -> None:
-    (ws / "app.py").write_text("X = 2\n")
+    from goalkeeper.adapters.scripted import ScriptedOracle
+    from goalkeeper.convergence import Budget
+
+    def edit(r: object) -> str:
+        (ws / "app.py").write_text("X = 2\n")
+        return "edit"
+
+    g = create_goal("o", [StoppingCondition(command=["false"])], workspace=ws, budget=Budget(max_iterations=1))
+    run_goal(g.goal_id, maker=ScriptedMaker([edit]), oracle=ScriptedOracle())
     llm = ScriptedProvider([verdict(False, hint="fix F401")])
     hist = tuple({"iteration": i, "oracleVerdict": "not_converged", "makerSummary": f"try {i}",
                   "conditionResults": [{"passed": False}]} for i in range(1, 5))
-    v = LLMOracle(llm, "judge-model").judge(req(ws, PASS, FAIL, history=hist))
+    request = req(ws, PASS, FAIL, history=hist)
+    request = OracleRequest(**{**{f: getattr(request, f) for f in request.__dataclass_fields__},
+                               "goal_id": g.goal_id, "iteration": 1})
+    v = LLMOracle(llm, "judge-model").judge(request)
     assert not v.converged and v.next_hint == "fix F401" and v.confidence == 0.9
     ctx = llm.calls[0].messages[1]["content"]
     for needle in ("make lint clean", "[PASSED] test_pass `pytest -q`", "[FAILED] lint_clean `ruff check .`",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from goalkeeper.convergence.oracle_tools import OracleTools, iteration_diff
-from goalkeeper.convergence.worktree import checkpoint, snapshot
+from goalkeeper.convergence.tree import walk as snapshot
 
 from .helpers import git
 
@@ -87,15 +87,21 @@ def test_output_is_capped(ws: Path) -> None:
     assert "stopped at 500 matches" in out
 
 
-def test_iteration_diff_uses_the_checkpoint(ws: Path) -> None:
-    checkpoint(ws, "refs/goalkeeper/goal-aaaaaaaa/0", "base")
-    (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
-    checkpoint(ws, "refs/goalkeeper/goal-aaaaaaaa/1", "it 1", parent_ref="refs/goalkeeper/goal-aaaaaaaa/0")
+def test_iteration_diff_shows_the_sealed_change_since_the_baseline(ws: Path) -> None:
+    from goalkeeper.adapters.scripted import ScriptedMaker
+    from goalkeeper.convergence import Budget, StoppingCondition, create_goal, run_goal
+
+    def fix(req: object) -> str:
+        (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
+        return "fixed"
+
+    g = create_goal("o", [StoppingCondition(command=["false"])], workspace=ws, budget=Budget(max_iterations=1))
+    run_goal(g.goal_id, maker=ScriptedMaker([fix]))
     (ws / "README.md").write_text("later change, not part of iteration 1\n")
-    d = iteration_diff(ws, "goal-aaaaaaaa", 1)
+    d = iteration_diff(ws, g.goal_id, 1)
     assert "+    return a + b" in d and "later change" not in d
-    d2 = iteration_diff(ws, "goal-aaaaaaaa", 7)  # no checkpoint: working tree vs HEAD
-    assert "later change" in d2
+    assert iteration_diff(ws, g.goal_id, 7) == "(no changes since the baseline)"
+    assert "no diff available" in iteration_diff(ws, "goal-nosuch00", 1)
 
 
 def test_iteration_diff_outside_git(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ V0 = {
 def test_v0_file_is_migrated_on_load(goalkeeper_home: Path) -> None:
     gstore.write_goal_data("goal-old00001", V0)
     g = load_goal("goal-old00001")
-    assert g.schema_version == 1
+    assert g.schema_version == 2
     h = g.history[0]
     assert h.oracle_verdict == "not_converged" and h.next_hint == "fix auth" and h.confidence == 0.8
     assert h.finished_at == "2025-01-01T00:00:00Z" and h.condition_results[0].output_tail == "1 failing"
@@ -40,7 +40,7 @@ def test_v0_file_is_migrated_on_load(goalkeeper_home: Path) -> None:
     # the file is left as is until the next save, which writes the current shape
     assert "schemaVersion" not in json.loads(gstore.goal_path("goal-old00001").read_text())
     save_goal(g)
-    assert json.loads(gstore.goal_path("goal-old00001").read_text())["schemaVersion"] == 1
+    assert json.loads(gstore.goal_path("goal-old00001").read_text())["schemaVersion"] == 2
 
 
 def test_newer_schema_is_refused() -> None:

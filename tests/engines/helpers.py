@@ -48,7 +48,9 @@ def new_goal(tmp: Path, name: str, *, env: dict[str, str] | None = None, budget:
     ws = tmp / "ws" / name
     ws.mkdir(parents=True)
     (ws / "README").write_text("a workspace\n")
-    maker = MakerSpec(argv=["sh", "-c", MAKER], env=env or {}, timeout="5m")
+    # a maker that reports through a side directory outside its workspace cannot run sandboxed
+    maker = MakerSpec(argv=["sh", "-c", MAKER], env=env or {}, timeout="5m",
+                      sandbox="none" if env and "SIDE" in env else "auto")
     return create_goal(f"create the three files ({name})", [CHECK], maker=maker, workspace=ws,
                        budget=budget or Budget(max_iterations=6, max_duration="30m"))
 
@@ -57,7 +59,7 @@ def shape(goal: Goal) -> list[Any]:
     """What must match between engines: per iteration phase, verdict, maker result, conditions."""
     its = [
         (h.iteration, h.phase, h.oracle_verdict, h.rejected, h.maker_exit_code, h.maker_summary,
-         h.cost_dollars, [c.passed for c in h.condition_results], h.tree_before != h.tree_after, h.next_hint)
+         h.cost_dollars, [c.passed for c in h.condition_results], h.tree_before != h.source_after, h.next_hint)
         for h in goal.history
     ]
     return [goal.state, goal.escalation.reason if goal.escalation else None, its]

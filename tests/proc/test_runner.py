@@ -166,7 +166,7 @@ def test_the_sandbox_keeps_the_rest_of_the_disk_read_only_and_hides_state(tmp_pa
         print('state visible', os.path.exists({str(hidden / 'goal.json')!r}))
         print('pids', sorted(int(p) for p in os.listdir('/proc') if p.isdigit())[:3])
     """)
-    box = Sandbox(writable=(ws,), hidden=(hidden,))
+    box = Sandbox(writable=(ws,), hidden=(hidden,), tmpdir=None)
     res = run_argv([PY, "-c", script], cwd=ws, sandbox=box, timeout=30)
     assert res.exit_code == 0, res.output
     assert (ws / "inside.txt").read_text() == "ok"

@@ -29,7 +29,8 @@ from ..convergence import (
     rollback_goal,
     run_goal,
 )
-from ..convergence.goal import CONDITION_TYPES, DEFAULT_PROTECTED
+from ..convergence.goal import CONDITION_TYPES
+from ..convergence.protect import DEFAULT_TESTS
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
 from ..store.atomic import write_json_atomic
@@ -77,8 +78,19 @@ def command() -> None:
 @click.option("--max-duration", default="2h", show_default=True, help="'2h', '30m', '90s' or 'none'.")
 @click.option("--max-dollars", default="10", show_default=True, help="Number, or 'none'.")
 @click.option("--workspace", type=click.Path(file_okay=False, exists=True), help="Default: current dir.")
-@click.option("--protect", multiple=True, metavar="GLOB", help="Extra protected path glob (repeatable).")
-@click.option("--no-default-protect", is_flag=True, help="Drop the default test/CI/config globs.")
+@click.option("--protect", multiple=True, metavar="GLOB",
+              help="Extra sealed path glob: any edit, deletion or addition rejects the iteration (repeatable).")
+@click.option("--no-default-protect", is_flag=True,
+              help="Drop the default test globs (tool config files, CI and ignore files stay sealed).")
+@click.option("--allow-edit", "allow_edit", multiple=True, metavar="GLOB",
+              help="A protected path the maker may change, e.g. pyproject.toml to add a dependency (repeatable).")
+@click.option("--check-output", "check_outputs", multiple=True, metavar="GLOB",
+              help="Files the checks themselves create in the workspace (repeatable); any other change "
+                   "by a check voids the iteration.")
+@click.option("--check-env", "check_env", multiple=True, metavar="KEY=VALUE",
+              help="A variable the checks run with (the caller's PYTHON*, PYTEST_*, COVERAGE_* are dropped).")
+@click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True,
+              help="Run a command maker under bubblewrap (workspace writable, rest read-only, state hidden).")
 @click.option("--no-progress", "no_progress", default=3, show_default=True,
               help="Iterations without change before escalating no_progress.")
 @click.option("--oracle", "--oracle-model", "oracle_model", default="deterministic", show_default=True,
@@ -91,7 +103,9 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
             maker: str | None, maker_type: str, maker_model: str | None, maker_timeout: str,
             max_iterations: str, max_duration: str,
             max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
-            no_progress: int, oracle_model: str, oracle_options: tuple[str, ...], as_json: bool) -> None:
+            allow_edit: tuple[str, ...], check_outputs: tuple[str, ...], check_env: tuple[str, ...],
+            sandbox: str, no_progress: int, oracle_model: str, oracle_options: tuple[str, ...],
+            as_json: bool) -> None:
     """Create a goal (persisted before anything runs) and print its id."""
     _check_names(maker_type, oracle_model)
     budget = Budget(
@@ -99,16 +113,19 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         max_duration=None if max_duration.lower() in ("none", "unlimited") else max_duration,
         max_dollars=_limit(max_dollars, float),
     )
-    globs = ([] if no_default_protect else list(DEFAULT_PROTECTED)) + list(protect)
+    guards = Guards(protected_paths=list(protect), test_paths=[] if no_default_protect else list(DEFAULT_TESTS),
+                    allow_edit=list(allow_edit), check_outputs=list(check_outputs),
+                    no_progress_iterations=no_progress)
     goal = create_goal(
         objective,
         conditions_from_commands(list(until), list(types), threshold),
         budget=budget,
         maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
-                        timeout=maker_timeout),
+                        timeout=maker_timeout, sandbox=sandbox),
         oracle=OracleConfig(model=oracle_model, options=_options(oracle_options)),
-        guards=Guards(protected_paths=globs, no_progress_iterations=no_progress),
+        guards=guards,
         workspace=workspace,
+        condition_env={k: v for k, v in (_kv(x, "--check-env") for x in check_env)},
     )
     if as_json:
         echo_json(goal.dump())
@@ -116,6 +133,13 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         click.echo(goal.goal_id)
     if not maker and maker_type == "command":
         err_console.print(f"warning: {goal.goal_id} has no maker; `goal run` needs one (pass --maker 'PROGRAM ARGS')")
+
+
+def _kv(item: str, flag: str) -> tuple[str, str]:
+    key, sep, value = item.partition("=")
+    if not sep or not key:
+        raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint=flag)
+    return key, value
 
 
 class _Progress:
@@ -283,13 +307,34 @@ def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
 
 @command.command("rollback")
 @click.argument("goal_id")
-@click.option("--to", "to", type=int, required=True, help="Checkpoint number (0 = before the goal).")
+@click.option("--to", "to", required=True,
+              help="Iteration number, 0 (or 'baseline') for the tree before the goal, or saved[-N].")
+@click.option("--dry-run", is_flag=True, help="List every file it would change, change nothing.")
+@click.option("--force", is_flag=True, help="Save changes that are in no checkpoint first, then roll back.")
 @handle_errors
-def rollback_cmd(goal_id: str, to: int) -> None:
-    """Restore the working tree to the checkpoint of iteration N (HEAD and index untouched)."""
-    deleted = rollback_goal(goal_id, to)
-    click.echo(f"{goal_id}: working tree restored to checkpoint {to}"
-               + (f" ({len(deleted)} file(s) removed)" if deleted else ""))
+def rollback_cmd(goal_id: str, to: str, dry_run: bool, force: bool) -> None:
+    """Restore the workspace to a checkpoint without losing work (HEAD and index untouched).
+
+    Refuses when the workspace holds changes that are in no checkpoint, unless
+    --force: then they are saved as checkpoint saved-N first (roll back to it
+    with --to saved-N).
+    """
+    plan = rollback_goal(goal_id, to, force=force, dry_run=dry_run)
+    if dry_run:
+        for p in plan.write:
+            click.echo(f"write   {p}")
+        for p in plan.delete:
+            click.echo(f"delete  {p}")
+        for p in plan.unsaved:
+            click.echo(f"unsaved {p} (in no checkpoint: --force saves it first)")
+        click.echo(f"{goal_id}: rolling back to {plan.target} would write {len(plan.write)} and delete "
+                   f"{len(plan.delete)} file(s)")
+        return
+    if plan.saved_as:
+        click.echo(f"{goal_id}: saved {len(plan.unsaved)} unsaved file(s) as {plan.saved_as}; get them back with "
+                   f"`goalkeeper goal rollback {goal_id} --to {plan.saved_as}`")
+    click.echo(f"{goal_id}: workspace restored to {plan.target} ({len(plan.write)} written, "
+               f"{len(plan.delete)} removed)")
 
 
 def _status(goal: Goal) -> dict[str, Any]:

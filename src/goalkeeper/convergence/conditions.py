@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ..adapters._proc import ProcResult, Runner, run_argv, split_command
+from ..proc import ProcResult, Runner, run_argv, split_command
 from .goal import ConditionResult, StoppingCondition, parse_duration
+from .sealed import Outcomes, collect, coverage_total, prepare, sealed_env, tests_verdict
+from .toolchain import resolve_command
 
 __all__ = [
     "CHECKERS",
+    "Evidence",
     "Judgement",
     "TestSummary",
     "check_condition",
@@ -26,6 +33,7 @@ __all__ = [
     "parse_test_summary",
     "register_checker",
     "run_condition",
+    "run_sealed",
 ]
 
 
@@ -36,7 +44,22 @@ class Judgement:
     observed: float | None = None
 
 
-Checker = Callable[[StoppingCondition, ProcResult], Judgement]
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a sealed run adds to the exit code and output: structured reports and the baseline."""
+
+    sealed: bool = False
+    tool: str | None = None
+    outcomes: Outcomes | None = None
+    expects_outcomes: bool = False
+    baseline: Outcomes | None = None
+    ruff: list[str] | None = None
+    expects_ruff: bool = False
+    coverage: float | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+Checker = Callable[[StoppingCondition, ProcResult, Evidence], Judgement]
 CHECKERS: dict[str, Checker] = {}
 
 
@@ -130,7 +153,15 @@ def _exit_text(res: ProcResult) -> str:
 # --- checkers ------------------------------------------------------------------
 
 @register_checker("test_pass")
-def _test_pass(cond: StoppingCondition, res: ProcResult) -> Judgement:
+def _test_pass(cond: StoppingCondition, res: ProcResult, ev: Evidence) -> Judgement:
+    if ev.expects_outcomes:
+        if ev.outcomes is None:
+            return Judgement(False, f"{_exit_text(res)}; no test report: the test process ended before pytest "
+                                    "finished (or the probe was disabled), so the run proves nothing")
+        ok, why = tests_verdict(ev.outcomes, ev.baseline)
+        if ok and res.exit_code != 0:
+            return Judgement(False, f"{_exit_text(res)} although the report says {why}")
+        return Judgement(ok, why)
     summary = parse_test_summary(res.output)
     if res.exit_code != 0:
         return Judgement(False, f"{_exit_text(res)}; " + (summary.text() if summary else _last_line(res.output)))
@@ -146,7 +177,16 @@ _FOUND_ERRORS = re.compile(r"Found (\d+) (?:errors?|problems?|issues?)")
 
 
 @register_checker("lint_clean")
-def _lint_clean(cond: StoppingCondition, res: ProcResult) -> Judgement:
+def _lint_clean(cond: StoppingCondition, res: ProcResult, ev: Evidence) -> Judgement:
+    if ev.expects_ruff:
+        if ev.ruff is None:
+            return Judgement(False, f"{_exit_text(res)}; ruff gave no JSON report")
+        if ev.ruff:
+            more = " ..." if len(ev.ruff) > 8 else ""
+            return Judgement(False, f"ruff: {len(ev.ruff)} finding(s): {', '.join(ev.ruff[:8])}{more}")
+        if res.exit_code != 0:
+            return Judgement(False, f"{_exit_text(res)}; {_last_line(res.output)}")
+        return Judgement(True, "ruff: no findings")
     found = [int(n) for n in _FOUND_ERRORS.findall(res.output)]
     if res.exit_code != 0:
         m = list(_FOUND_ERRORS.finditer(res.output))
@@ -157,8 +197,8 @@ def _lint_clean(cond: StoppingCondition, res: ProcResult) -> Judgement:
 
 
 @register_checker("coverage_threshold")
-def _coverage(cond: StoppingCondition, res: ProcResult) -> Judgement:
-    pct = parse_coverage(res.output)
+def _coverage(cond: StoppingCondition, res: ProcResult, ev: Evidence) -> Judgement:
+    pct = ev.coverage if ev.tool in ("coverage", "pytest") and ev.sealed else parse_coverage(res.output)
     threshold = cond.threshold if cond.threshold is not None else 100.0
     if pct is None:
         return Judgement(False, f"{_exit_text(res)}; no coverage percentage found in the output")
@@ -166,7 +206,7 @@ def _coverage(cond: StoppingCondition, res: ProcResult) -> Judgement:
     return Judgement(ok, f"coverage {pct:.2f}% vs threshold {threshold:g}% ({_exit_text(res)})", pct)
 
 
-def _exit_only(cond: StoppingCondition, res: ProcResult) -> Judgement:
+def _exit_only(cond: StoppingCondition, res: ProcResult, ev: Evidence) -> Judgement:
     return Judgement(res.exit_code == 0, f"{_exit_text(res)}; {_last_line(res.output)}".rstrip("; "))
 
 
@@ -185,14 +225,22 @@ def _signature(res: ProcResult) -> str:
     return hashlib.sha256(f"{res.exit_code}|{res.timed_out}|{norm}".encode()).hexdigest()[:16]
 
 
-def check_condition(cond: StoppingCondition, res: ProcResult) -> ConditionResult:
+def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | None = None) -> ConditionResult:
+    ev = ev or Evidence()
     checker = CHECKERS.get(cond.type)
-    if checker is None:
+    if res.spawn_error:
+        judgement = Judgement(False, res.spawn_error)
+    elif checker is None:
         known = ", ".join(sorted(CHECKERS))
         judgement = Judgement(False, f"unknown condition type {cond.type!r}; known: {known}")
     else:
-        judgement = checker(cond, res)
+        judgement = checker(cond, res, ev)
     tail = res.output[-2000:]
+    counts: dict[str, int] = dict(ev.outcomes.counts) if ev.outcomes else {}
+    if ev.outcomes and ev.outcomes.deselected:
+        counts["deselected"] = ev.outcomes.deselected
+    if ev.ruff is not None:
+        counts["findings"] = len(ev.ruff)
     return ConditionResult(
         type=cond.type,
         command=" ".join(split_command(cond.command)),
@@ -203,12 +251,74 @@ def check_condition(cond: StoppingCondition, res: ProcResult) -> ConditionResult
         signature="" if judgement.passed else _signature(res),
         output_tail=tail,
         duration_seconds=round(res.duration, 3),
+        sealed=ev.sealed,
+        counts=counts,
     )
 
 
 def run_condition(
     cond: StoppingCondition, workspace: str | Path, runner: Runner = run_argv
 ) -> ConditionResult:
-    """Run one condition in ``workspace`` and judge its output."""
+    """Run one condition in ``workspace`` and judge its output (unsealed: exit code and summary)."""
     res = runner(split_command(cond.command), cwd=workspace, timeout=parse_duration(cond.timeout))
     return check_condition(cond, res)
+
+
+@dataclass(frozen=True, slots=True)
+class SealedRun:
+    results: list[ConditionResult]
+    outcomes: list[dict[str, Any] | None]
+    tampered: list[str]
+
+
+def run_sealed(
+    conditions: Sequence[StoppingCondition],
+    workspace: Path,
+    *,
+    baselines: Sequence[Mapping[str, Any] | None] = (),
+    extra_env: Mapping[str, str] | None = None,
+    runner: Runner = run_argv,
+    owner: str | None = None,
+    base_env: Mapping[str, str] | None = None,
+) -> SealedRun:
+    """Run every condition sealed (see :mod:`.sealed`) and judge it against its baseline run.
+
+    ``tampered`` lists runner functions the code under test replaced while the
+    tests ran: evidence of tampering, not just a failing check.
+    """
+    results: list[ConditionResult] = []
+    outs: list[dict[str, Any] | None] = []
+    tampered: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="goalkeeper-check-") as tmp:
+        private = Path(tmp)
+        os.chmod(private, 0o700)
+        env = sealed_env(base_env if base_env is not None else os.environ, private, extra_env)
+        for i, cond in enumerate(conditions):
+            mine = private / f"c{i}"
+            mine.mkdir(mode=0o700)
+            env_i = {**env, "GOALKEEPER_PROBE_OUT": str(mine / "probe.json")}
+            resolved = resolve_command(split_command(cond.command), workspace, env_i, sys.executable)
+            if resolved.problem:
+                res = ProcResult(tuple(split_command(cond.command)), 127, "", resolved.problem,
+                                 spawn_error=resolved.problem)
+                results.append(check_condition(cond, res))
+                outs.append(None)
+                continue
+            cmd = prepare(resolved, mine)
+            res = runner(cmd.argv, cwd=workspace, env=env_i, inherit_env=False, timeout=parse_duration(cond.timeout),
+                         resolve=False, strict=True, owner=owner)
+            got = collect(cmd, res)
+            outcomes = Outcomes.load(got["outcomes"]) if got.get("outcomes") else None
+            base = baselines[i] if i < len(baselines) else None
+            base_out = Outcomes.load(base["outcomes"]) if base and base.get("outcomes") else None
+            cov = None
+            if cond.type == "coverage_threshold" and cmd.coverage_python:
+                cov = coverage_total(cmd.coverage_python, workspace, env_i, mine, runner)
+            if outcomes and outcomes.tampered:
+                tampered.extend(outcomes.tampered)
+            ev = Evidence(sealed=cmd.sealed, tool=cmd.tool, outcomes=outcomes, expects_outcomes=cmd.probe is not None
+                          and cond.type == "test_pass", baseline=base_out, ruff=got.get("ruff"),
+                          expects_ruff=cmd.ruff_json, coverage=cov)
+            results.append(check_condition(cond, res, ev))
+            outs.append(got)
+    return SealedRun(results, outs, sorted(set(tampered)))

@@ -71,11 +71,16 @@ def _tail(items: list[Iteration], n: int) -> list[Iteration] | None:
     return items[-n:] if len(items) >= n else None
 
 
+def _after(h: Iteration) -> str | None:
+    return h.source_after if h.source_after is not None else h.tree_after
+
+
 def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
     g = goal.guards
     last = done[-1]
     if last.oracle_verdict == "void":
-        return Escalate("tampering", f"iteration {last.iteration}: the oracle changed the working tree; verdict void")
+        why = last.reasons[0] if last.reasons else "the working tree changed while it was judged; verdict void"
+        return Escalate("tampering", f"iteration {last.iteration}: {why}")
     streak = 0
     for h in reversed(done):
         if not h.rejected:
@@ -98,7 +103,7 @@ def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
         )
     n = g.no_progress_iterations
     tail = _tail([h for h in done if not h.rejected], n)
-    if tail and all(h.tree_after is not None and h.tree_after == h.tree_before for h in tail):
+    if tail and all(_after(h) is not None and _after(h) == h.tree_before for h in tail):
         return Escalate("no_progress", f"the maker left the working tree unchanged for {n} iterations")
     if tail:
         sigs = {tuple(sorted(c.signature for c in h.condition_results if not c.passed)) for h in tail}
@@ -140,6 +145,12 @@ def decide(
             err = limits.exceeded(usage)
             if err is not None:
                 return Escalate("budget_exhausted", str(err))
+            if last.restarts >= goal.guards.max_restarts:
+                return Escalate(
+                    "repeated_failure",
+                    f"the maker of iteration {last.iteration} was interrupted {last.restarts + 1} times "
+                    f"(limit {goal.guards.max_restarts} restarts); look at why goalkeeper keeps dying",
+                )
         return StartIteration(last.iteration, last.phase, last.hint, resumed=True)
     done = goal.completed()
     if done:

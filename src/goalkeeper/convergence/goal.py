@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from ..errors import ConfigError
+from .protect import DEFAULT_TESTS
 
 __all__ = [
     "CONDITION_TYPES",
@@ -40,17 +41,19 @@ __all__ = [
     "parse_duration",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GOAL_ID_PATTERN = r"^goal-[a-z0-9]{8}$"
 CONDITION_TYPES = ("test_pass", "lint_clean", "coverage_threshold", "build_pass", "custom_command")
 ESCALATION_REASONS = (
     "budget_exhausted", "repeated_failure", "oracle_uncertain", "no_progress", "tampering", "manual",
+    "unrunnable",
 )
 PLACEHOLDERS = ("{objective}", "{hint}", "{iteration}", "{goal_id}")
 # Tools an oracle must never hold: it judges, it does not touch the tree.
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "write", "edit", "bash", "shell"})
-# Tests and CI/config: what a cornered maker is tempted to edit instead of the code.
-DEFAULT_PROTECTED = (
+# The protected globs of goals made before sealed verdicts (schemaVersion 1); migrated to
+# test globs plus the built-in seal (every tool config name, CI files, ignore files).
+LEGACY_PROTECTED = (
     "test_*.py", "*_test.py", "tests/**", "test/**", "conftest.py",
     "*.test.*", "*.spec.*", "__tests__/**",
     ".github/**", ".gitlab-ci.yml", ".circleci/**", "azure-pipelines.yml", "Jenkinsfile",
@@ -58,11 +61,13 @@ DEFAULT_PROTECTED = (
     "ruff.toml", ".ruff.toml", "mypy.ini", ".pre-commit-config.yaml",
     "package.json", "tsconfig.json", "jest.config.*", ".eslintrc*", "eslint.config.*",
 )
+DEFAULT_PROTECTED = DEFAULT_TESTS
 
 ConditionType = Literal["test_pass", "lint_clean", "coverage_threshold", "build_pass", "custom_command"]
 GoalState = Literal["active", "paused", "converged", "escalated", "failed"]
 EscalationReason = Literal[
-    "budget_exhausted", "repeated_failure", "oracle_uncertain", "no_progress", "tampering", "manual"
+    "budget_exhausted", "repeated_failure", "oracle_uncertain", "no_progress", "tampering", "manual",
+    "unrunnable",
 ]
 Phase = Literal["maker", "conditions", "oracle", "done"]
 
@@ -170,6 +175,9 @@ class MakerSpec(_Model):
     timeout: str | float | None = "30m"
     env: dict[str, str] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+    sandbox: Literal["auto", "bwrap", "none"] = Field(
+        default="auto", description="auto: bubblewrap for command makers when installed, else none (with a notice)"
+    )
 
     @field_validator("timeout")
     @classmethod
@@ -179,16 +187,32 @@ class MakerSpec(_Model):
 
 
 class Guards(_Model):
-    """Defences against the known ways a maker fakes progress."""
+    """Defences against the known ways a maker fakes progress.
 
-    protected_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTECTED))
+    Every config file the test/lint/coverage tools read (any name they accept, at
+    any depth), interpreter start-up hooks, CI and ignore files are always
+    sealed; ``protectedPaths`` adds globs to that seal; ``testPaths`` are the
+    tests (baseline ones may not change; new ones may be added); ``allowEdit``
+    exempts what the goal may legitimately change.
+    """
+
+    protected_paths: list[str] = Field(default_factory=list, description="extra sealed globs (--protect)")
+    test_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_TESTS))
+    allow_edit: list[str] = Field(default_factory=list, description="globs the maker may change (--allow-edit)")
+    check_outputs: list[str] = Field(
+        default_factory=list, description="globs the checks may create in the workspace (--check-output)"
+    )
     max_rejections: int = Field(default=2, ge=1, description="tampering rejections before escalating")
     no_progress_iterations: int = Field(default=3, ge=1)
     max_maker_failures: int = Field(default=3, ge=1)
     max_uncertain: int = Field(
         default=2, ge=1, description="oracle verdicts in a row below minConfidence before escalating"
     )
+    max_restarts: int = Field(default=3, ge=0, description="interrupted maker runs of one iteration before escalating")
     checkpoint: bool = True
+    include_credentials: bool = Field(
+        default=False, description="store .env, *.pem, id_* ... in checkpoints (never by default)"
+    )
 
 
 class ConditionResult(_Model):
@@ -201,6 +225,8 @@ class ConditionResult(_Model):
     signature: str = ""
     output_tail: str = ""
     duration_seconds: float = 0.0
+    sealed: bool = Field(default=False, description="judged from a structured report in a sealed environment")
+    counts: dict[str, int] = Field(default_factory=dict, description="tests by outcome, lint findings, ...")
 
 
 class Iteration(_Model):
@@ -219,10 +245,15 @@ class Iteration(_Model):
     oracle_cost_dollars: float = 0.0
     cost_known: bool = Field(default=True, description="false if some model call had no known price")
     restarts: int = 0
-    tree_before: str | None = None
-    tree_after: str | None = None
+    phase_started_at: str | None = None
+    tree_before: str | None = Field(default=None, description="source digest before the maker (caches excluded)")
+    tree_after: str | None = Field(default=None, description="digest of the whole tree the checks ran on")
+    source_after: str | None = Field(default=None, description="source digest after the maker")
     checkpoint: str | None = None
+    checkpoint_tree: str | None = None
     rejected: str | None = None
+    findings: list[dict[str, Any]] = Field(default_factory=list, description="why it was rejected or voided")
+    charged_seconds: float = Field(default=0.0, description="active time of interrupted phases, charged on resume")
     condition_results: list[ConditionResult] = Field(default_factory=list)
     oracle_verdict: Literal["converged", "not_converged", "void"] | None = None
     reasons: list[str] = Field(default_factory=list)
@@ -256,6 +287,12 @@ class Goal(_Model):
     baseline_at: str | None = Field(default=None, description="when protected paths were hashed")
     protected_baseline: dict[str, str] = Field(default_factory=dict)
     marker_baseline: dict[str, int] = Field(default_factory=dict)
+    baseline: dict[str, Any] = Field(
+        default_factory=dict, description="what the verdicts are compared with: tree, checkpoint, toolchain digests"
+    )
+    condition_env: dict[str, str] = Field(
+        default_factory=dict, description="variables the checks run with (the caller's PYTHON*/PYTEST_* are dropped)"
+    )
     history: list[Iteration] = Field(default_factory=list)
     escalation: Escalation | None = None
     source: dict[str, Any] = Field(default_factory=dict, description="where the goal came from")

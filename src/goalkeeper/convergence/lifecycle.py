@@ -8,13 +8,15 @@ at its next phase boundary.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, LockedError
+from ..errors import ConfigError, LockedError, NotFoundError
 from ..store import goals as gstore
 from ..store import triage
 from ..store.home import home, new_id, now_iso
+from .checkpoints import Checkpoint
 from .decide import apply_resume
 from .goal import (
     Budget,
@@ -28,7 +30,6 @@ from .goal import (
     check_rules,
 )
 from .persist import load_goal, save_goal
-from .worktree import restore
 
 __all__ = [
     "abandon_goal",
@@ -41,6 +42,7 @@ __all__ = [
     "promote_item",
     "resume_goal",
     "rollback_goal",
+    "RollbackPlan",
 ]
 
 _TYPE_HINTS = (
@@ -91,6 +93,7 @@ def create_goal(
     workspace: str | Path | None = None,
     source: dict[str, Any] | None = None,
     root: Path | None = None,
+    condition_env: dict[str, str] | None = None,
 ) -> Goal:
     """Validate the hard rules, then persist the goal before anything else happens."""
     if not conditions:
@@ -110,6 +113,7 @@ def create_goal(
         workspace=str(ws),
         created_at=ts,
         source=source or {},
+        condition_env=condition_env or {},
     )
     check_rules(goal)
     save_goal(goal, root)
@@ -178,14 +182,109 @@ def resume_goal(
     return goal
 
 
-def rollback_goal(goal_id: str, to: int, root: Path | None = None) -> list[str]:
-    """Restore the workspace to checkpoint ``to`` (0 = the tree when the goal started)."""
+@dataclass(frozen=True, slots=True)
+class RollbackPlan:
+    """What a rollback writes and deletes, what it would lose, and where that was saved."""
+
+    target: str
+    write: list[str]
+    delete: list[str]
+    unsaved: list[str]
+    saved_as: str | None = None
+    done: bool = False
+
+
+def _checkpoint_of(goal: Goal, seal: Any, to: str) -> tuple[str, Checkpoint]:
+    if to in ("0", "baseline"):
+        cp = seal.baseline_checkpoint
+        if cp is None:
+            raise NotFoundError(f"goal {goal.goal_id} has no baseline checkpoint (created with checkpoints off?)")
+        return "baseline", cp
+    saved = [s for s in goal.source.get("saved", []) if isinstance(s, dict)]
+    if to.startswith("saved"):
+        match = [s for s in saved if s.get("name") == to] or (saved[-1:] if to == "saved" else [])
+        if not match:
+            names = ", ".join(str(s.get("name")) for s in saved) or "none"
+            raise NotFoundError(f"goal {goal.goal_id} has no saved tree {to!r} (saved: {names})")
+        return str(match[0]["name"]), Checkpoint(str(match[0]["commit"]), str(match[0]["tree"]))
+    try:
+        n = int(to)
+    except ValueError:
+        raise ConfigError(f"--to {to!r}: give an iteration number, 0 for the baseline, or saved[-N]") from None
+    for h in goal.history:
+        if h.iteration == n and h.checkpoint and h.checkpoint_tree:
+            return f"iteration {n}", Checkpoint(h.checkpoint, h.checkpoint_tree)
+    raise NotFoundError(f"goal {goal.goal_id} has no checkpoint for iteration {n}")
+
+
+def _latest(goal: Goal, seal: Any) -> Checkpoint | None:
+    marks = [Checkpoint(h.checkpoint, h.checkpoint_tree) for h in goal.history if h.checkpoint and h.checkpoint_tree
+             and not h.rejected]
+    return marks[-1] if marks else seal.baseline_checkpoint
+
+
+def rollback_goal(goal_id: str, to: int | str, root: Path | None = None, *, force: bool = False,
+                  dry_run: bool = False) -> RollbackPlan:
+    """Restore the workspace to a checkpoint (0 = the tree when the goal started) without losing work.
+
+    Changes that are in no checkpoint make it refuse, unless ``force``: then
+    they are first saved as a checkpoint of their own (``saved-N``) that a
+    later rollback can return to.
+    """
+    from .seal import Seal
+
     with gstore.goal_lock(goal_id, root):
         goal = load_goal(goal_id, root)
-        ws = Path(goal.workspace or os.getcwd())
-        deleted = restore(ws, checkpoint_ref(goal_id, to), exclude=[root or home()])
-        gstore.append_event(goal_id, "goal.rolledback", root, to=to, deleted=deleted)
-    return deleted
+        ws = Path(goal.workspace or os.getcwd()).resolve()
+        seal = Seal(goal, ws, (root or home()).resolve())
+        label, target = _checkpoint_of(goal, seal, str(to))
+        current = seal.walk()
+        write, delete = seal.store.plan_restore(target, current)
+        latest = _latest(goal, seal)
+        unsaved = _unsaved(goal, seal, current)
+        plan = RollbackPlan(label, write, delete, unsaved)
+        if dry_run:
+            return plan
+        if unsaved and not force:
+            more = f" and {len(unsaved) - 8} more" if len(unsaved) > 8 else ""
+            raise ConfigError(
+                f"goal {goal_id}: {len(unsaved)} file(s) hold changes that are in no checkpoint "
+                f"({', '.join(unsaved[:8])}{more}); a rollback would lose them. See what it would do with "
+                "--dry-run, or pass --force to save them first as a checkpoint you can return to"
+            )
+        saved_as = None
+        if unsaved:
+            saved = [x for x in goal.source.get("saved", []) if isinstance(x, dict)]
+            saved_as = f"saved-{len(saved) + 1}"
+            cp = seal.store.commit(ws, current, f"goalkeeper {goal_id}: work saved before a rollback",
+                                   parent=latest.commit if latest else None,
+                                   ref=f"refs/goalkeeper/{goal_id}/{saved_as}")
+            goal.source["saved"] = [*saved, {"name": saved_as, "commit": cp.commit, "tree": cp.tree, "at": now_iso()}]
+            save_goal(goal, root)
+        seal.store.restore(ws, target, current)
+        gstore.append_event(goal_id, "goal.rolledback", root, to=label, written=len(write), deleted=delete[:200],
+                            savedAs=saved_as)
+        return RollbackPlan(label, write, delete, unsaved, saved_as, True)
+
+
+def _unsaved(goal: Goal, seal: Any, current: Any) -> list[str]:
+    """Files whose content at their path is in no checkpoint of this goal (they would be lost)."""
+    marks = [seal.baseline_checkpoint] if seal.baseline_checkpoint else []
+    marks += [Checkpoint(h.checkpoint, h.checkpoint_tree) for h in goal.history if h.checkpoint and h.checkpoint_tree]
+    marks += [Checkpoint(str(x["commit"]), str(x["tree"])) for x in goal.source.get("saved", []) if isinstance(x, dict)]
+    known: dict[str, set[str]] = {}
+    for cp in marks:
+        for rel, (_mode, blob) in seal.store.entries(cp).items():
+            known.setdefault(rel, set()).add(blob)
+    blobs = seal.store._blob_map()
+    out = []
+    for rel, h in current.files.items():
+        if not seal.store.stored(rel):
+            continue
+        blob = blobs.get(h)
+        if blob is None or blob not in known.get(rel, ()):
+            out.append(rel)
+    return sorted(out)
 
 
 _SUGGESTIONS: dict[str, list[str]] = {
@@ -194,7 +293,7 @@ _SUGGESTIONS: dict[str, list[str]] = {
         "start over as a fresh goal: `goalkeeper triage act {tid} --goal`",
     ],
     "tampering": [
-        "inspect what the maker did: `git diff refs/goalkeeper/{gid}/0 refs/goalkeeper/{gid}/{n}`",
+        "inspect what the maker did: `goalkeeper goal show {gid} -v` (each rejection names file:line)",
         "tell the maker not to touch tests/CI, or change the protected paths",
     ],
     "no_progress": ["change the maker, sharpen the objective, or split the goal"],

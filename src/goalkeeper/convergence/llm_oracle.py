@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..llm import Message, Provider, get_provider, parse_model_ref, same_model, structured
 from .goal import ConditionResult, OracleConfig
 from .oracle import OracleRequest, OracleVerdict, register_oracle
-from .oracle_tools import OracleTools, iteration_diff
+from .oracle_tools import OracleTools, iteration_diff, sealed_diff
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -156,7 +156,8 @@ class LLMOracle:
         self.runner = runner
 
     def judge(self, request: OracleRequest) -> OracleVerdict:
-        tools = OracleTools(request.workspace, allowed=self.allowed_tools, runner=self.runner)
+        tools = OracleTools(request.workspace, allowed=self.allowed_tools, runner=self.runner,
+                            diff_source=_diff_source(request))
         diff = iteration_diff(request.workspace, request.goal_id, request.iteration, runner=self.runner)
         convo: list[Message] = [
             {"role": "system", "content": SYSTEM_PROMPT.format(tools=tools.describe())},
@@ -252,3 +253,14 @@ def _register() -> None:
 
 _register()
 
+
+
+def _diff_source(request: OracleRequest) -> Any:
+    def source(ref: str | None, path: str | None) -> str:
+        del ref  # always the baseline: that is what the goal is judged against
+        try:
+            return sealed_diff(request.goal_id, request.iteration, paths=(path,) if path else ())
+        except Exception as e:
+            return f"error: no sealed diff: {type(e).__name__}: {str(e)[:200]}"
+
+    return source

@@ -4,44 +4,48 @@ Every phase (maker, conditions, oracle) ends with an atomic write of the goal
 and an event in ``<goalId>.events.jsonl``, so ``kill -9`` at any instant loses
 at most the phase in flight. Pause/abandon requests are obeyed at phase
 boundaries. Only one loop per goal runs at a time (an flock on the goal).
+
+The verdict is sealed (see :mod:`.seal`): the maker runs contained (and
+sandboxed when bubblewrap is there), nothing it started survives the phase,
+the tree it left is hashed whole and checked against the baseline before any
+check runs, the checks run sealed on exactly that tree, and the tree is
+hashed again after the checks, after the oracle and when the goal converges;
+any difference voids the iteration.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..adapters._proc import Runner, run_argv
 from ..adapters.makers import Maker, MakerRequest, get_maker
 from ..errors import ConfigError, GoalkeeperError
+from ..proc import Policy, Runner, bwrap_path, end_leftovers, policy, run_argv
+from ..proc.sandbox import Sandbox
 from ..store import goals as gstore
-from ..store.atomic import read_json, write_json_atomic
 from ..store.home import home, now_iso
-from .conditions import run_condition
+from .checkpoints import Checkpoint
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
-from .lifecycle import checkpoint_ref, escalate
+from .lifecycle import escalate
 from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
 from .persist import load_goal, save_goal
-from .worktree import (
-    Snapshot,
-    checkpoint,
-    count_markers,
-    full_snapshot,
-    glob_match,
-    marker_increases,
-    protected_changes,
-)
-from .worktree import restore as restore_tree
-from .worktree import snapshot as take_snapshot
+from .protect import Finding, glob_match
+from .seal import Seal
+from .tree import Tree
 
 __all__ = ["EventSink", "GoalLoop", "run_goal"]
 
 EventSink = Callable[[dict[str, Any]], None]
+_KEEP_ENV = ("GOALKEEPER_OBJECTIVE", "GOALKEEPER_HINT", "GOALKEEPER_ITERATION", "GOALKEEPER_GOAL_ID",
+             "GOALKEEPER_WORKSPACE")
+_ALIVE_EVERY = 2.0
 
 
 class GoalLoop:
@@ -66,6 +70,7 @@ class GoalLoop:
         self.clock = clock
         self.on_event = on_event
         self._mark = clock()
+        self._seal: Seal | None = None
 
     # --- plumbing -------------------------------------------------------------
     def _emit(self, event: str, **fields: Any) -> None:
@@ -81,16 +86,44 @@ class GoalLoop:
         save_goal(goal, self.root)
 
     def _home(self) -> Path:
-        return self.root or home()
+        return (self.root or home()).resolve()
 
-    def _snap(self, ws: Path) -> Snapshot:
-        return take_snapshot(ws, exclude=[self._home()])
-
-    def _before_path(self) -> Path:
-        return gstore.goals_dir(self.root) / f"{self.goal_id}.before.json"
+    def seal(self, goal: Goal, ws: Path) -> Seal:
+        if self._seal is None or self._seal.goal is not goal:
+            self._seal = Seal(goal, ws, self._home(), runner=self.runner)
+        return self._seal
 
     def _request(self) -> str | None:
         return gstore.read_request(self.goal_id, self.root)
+
+    def _owner(self, goal: Goal, what: str) -> str:
+        return f"{goal.goal_id}:{what}"
+
+    def _alive_path(self) -> Path:
+        return gstore.goals_dir(self.root) / f"{self.goal_id}.alive"
+
+    @contextlib.contextmanager
+    def _alive(self) -> Iterator[None]:
+        """Touch ``<id>.alive`` while a phase runs, so a crash can be charged on resume."""
+        stop = threading.Event()
+        path = self._alive_path()
+
+        def beat() -> None:
+            while not stop.wait(_ALIVE_EVERY):
+                with contextlib.suppress(OSError):
+                    path.touch()
+
+        with contextlib.suppress(OSError):
+            path.touch()
+        t = threading.Thread(target=beat, daemon=True)
+        t.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            t.join()
+            with contextlib.suppress(OSError):
+                path.touch()
 
     # --- the run --------------------------------------------------------------
     def run(self) -> Goal:
@@ -102,6 +135,9 @@ class GoalLoop:
                 raise ConfigError(f"goal {goal.goal_id}: workspace {ws} does not exist")
             self._mark = self.clock()
             self._emit("run.started", state=goal.state, iterations=len(goal.history))
+            ended = end_leftovers(goal.goal_id)  # what a crashed run of this goal left running
+            if ended:
+                self._emit("run.leftovers_ended", pids=ended)
             if goal.state == "active" and goal.baseline_at is None:
                 self._baseline(goal, ws)
             while True:
@@ -109,6 +145,8 @@ class GoalLoop:
                 d = decide(goal, self.clock(), since=self._mark, request=request)
                 if isinstance(d, StartIteration):
                     self._iterate(goal, ws, d)
+                    continue
+                if isinstance(d, Converged) and not self._still_sealed(goal, ws, d):
                     continue
                 self._finish(goal, d, request)
                 break
@@ -142,27 +180,48 @@ class GoalLoop:
             esc = goal.escalation
             self._emit("goal.escalated", reason=d.reason, detail=d.detail, triageId=esc.triage_id if esc else None)
 
-    def _baseline(self, goal: Goal, ws: Path) -> None:
-        snap = self._snap(ws)
-        globs = goal.guards.protected_paths
-        goal.protected_baseline = {p: h for p, h in snap.files.items() if glob_match(p, globs)}
-        goal.marker_baseline = {p: n for p in snap.files if (n := count_markers(ws / p))}
-        ref = None
-        if goal.guards.checkpoint:
-            ref = checkpoint(ws, checkpoint_ref(goal.goal_id, 0), f"goalkeeper {goal.goal_id} baseline",
-                             exclude=[self._home()])
-        goal.baseline_at = now_iso()
-        self._save(goal)
-        self._emit("goal.baselined", protectedFiles=len(goal.protected_baseline), checkpoint=ref)
+    def _still_sealed(self, goal: Goal, ws: Path, d: Converged) -> bool:
+        """At the end, the workspace must still be the tree that was checked."""
+        rec = next(h for h in goal.history if h.iteration == d.iteration)
+        if goal.source.get("unsealedBaseline"):
+            return True
+        now = self.seal(goal, ws).walk()
+        if rec.tree_after is None or now.digest == rec.tree_after:
+            return True
+        self._void(goal, ws, rec, "the workspace changed after the checks passed", _changed(self, goal, rec, now))
+        return False
 
-    def _accepted_ref(self, goal: Goal, before: int) -> str:
+    def _baseline(self, goal: Goal, ws: Path) -> None:
+        seal = self.seal(goal, ws)
+        with self._alive():
+            info = seal.take_baseline(owner=self._owner(goal, "baseline"))
+        results = info.pop("results")
+        goal.baseline = {k: v for k, v in info.items() if k != "files"}
+        goal.baseline_at = now_iso()
+        failing = [f"{r.command}: {r.summary}" for r in results if not r.passed]
+        if failing and not goal.history:
+            goal.source["baselineFailures"] = failing[:10]
+        self._save(goal)
+        self._emit("goal.baselined", protectedFiles=info["files"], checkpoint=info["checkpoint"],
+                   toolchain=info["toolchain"], failing=failing,
+                   sandbox=self._sandbox_mode(goal))
+
+    def _accepted(self, goal: Goal, before: int) -> Checkpoint | None:
         for h in reversed(goal.history):
-            if h.iteration < before and h.phase == "done" and not h.rejected and h.checkpoint:
-                return checkpoint_ref(goal.goal_id, h.iteration)
-        return checkpoint_ref(goal.goal_id, 0)
+            if h.iteration < before and h.phase == "done" and not h.rejected and h.checkpoint and h.checkpoint_tree:
+                return Checkpoint(h.checkpoint, h.checkpoint_tree)
+        cp = goal.baseline.get("checkpoint")
+        if cp and goal.baseline.get("sealDigest"):
+            return self.seal(goal, Path(goal.workspace or ".")).baseline_checkpoint
+        return None
 
     # --- one iteration, phase by phase ----------------------------------------
     def _iterate(self, goal: Goal, ws: Path, d: StartIteration) -> None:
+        if goal.source.get("unsealedBaseline"):
+            raise ConfigError(f"goal {goal.goal_id} was started by a goalkeeper without sealed verdicts; "
+                              "start it over with `goalkeeper goal new` (its history stays readable)")
+        if d.resumed and d.phase != "maker":
+            self._charge_crash(goal, goal.history[-1], since=goal.updated_at)
         if d.phase == "maker" and not self._maker_phase(goal, ws, d):
             return
         if self._request():
@@ -175,51 +234,81 @@ class GoalLoop:
         if rec.phase == "oracle":
             self._oracle_phase(goal, ws, rec)
 
-    def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
-        rec.condition_results = [run_condition(c, ws, self.runner) for c in goal.stopping_conditions]
-        rec.phase = "oracle"
-        self._save(goal)
-        self._emit("conditions.finished", iteration=rec.iteration, results=[
-            {"type": c.type, "command": c.command, "passed": c.passed, "summary": c.summary}
-            for c in rec.condition_results
-        ])
-
     def _maker_phase(self, goal: Goal, ws: Path, d: StartIteration) -> bool:
         """Run the maker; False when the iteration was rejected (and the tree restored)."""
-        rec, before = self._open_iteration(goal, ws, d)
-        return self._run_maker(goal, ws, rec, before)
+        rec, _before = self._open_iteration(goal, ws, d)
+        return self._run_maker(goal, ws, rec, None)
 
-    def _before_snapshot(self, ws: Path, rec: Iteration) -> Snapshot:
-        """The tree as it was before ``rec``'s maker first ran (re-hashed if that record is gone)."""
-        try:
-            return Snapshot(rec.tree_before or "", read_json(self._before_path()))
-        except (FileNotFoundError, ValueError):
-            return self._snap(ws)
+    def _before_snapshot(self, ws: Path, rec: Iteration) -> None:
+        return None  # kept for engines that call it; the seal compares with the baseline
 
-    def _open_iteration(self, goal: Goal, ws: Path, d: StartIteration) -> tuple[Iteration, Snapshot]:
+    def _open_iteration(self, goal: Goal, ws: Path, d: StartIteration) -> tuple[Iteration, None]:
         """Record the iteration (or its restart) before the maker runs, so a crash is visible."""
         if d.resumed:
             rec = goal.history[-1]
+            self._charge_crash(goal, rec)
             rec.restarts += 1
-            before = self._before_snapshot(ws, rec)
+            ended = end_leftovers(self._owner(goal, f"maker:{rec.iteration}"))
+            if ended:
+                self._emit("maker.leftovers_ended", iteration=rec.iteration, pids=ended)
         else:
-            before = self._snap(ws)
-            write_json_atomic(self._before_path(), dict(before.files))
+            before = self.seal(goal, ws).walk()
             rec = Iteration(iteration=d.number, phase="maker", started_at=now_iso(), hint=d.hint,
-                            tree_before=before.digest)
+                            tree_before=before.source_digest)
             goal.history.append(rec)
+        rec.phase_started_at = now_iso()
         self._save(goal)
         self._emit("iteration.started", iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
-        return rec, before
+        return rec, None
 
-    def _run_maker(self, goal: Goal, ws: Path, rec: Iteration, before: Snapshot) -> bool:
-        """Call the maker on an opened iteration, then check guards and checkpoint the tree."""
+    def _charge_crash(self, goal: Goal, rec: Iteration, since: str | None = None) -> None:
+        """A killed phase still took time (and maybe money): charge it against the budget."""
+        from datetime import datetime
+
+        started = since or rec.phase_started_at or rec.started_at
+        try:
+            alive = self._alive_path().stat().st_mtime
+            t0 = datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp() if started else None
+        except (OSError, ValueError):
+            return
+        if t0 is None or alive <= t0:
+            return
+        lost = round(min(alive - t0 + _ALIVE_EVERY, 7 * 86400), 3)
+        rec.charged_seconds = round(rec.charged_seconds + lost, 3)
+        if since is None:
+            rec.cost_known = False  # a maker killed mid-call may have spent money we never heard of
+        goal.elapsed_seconds = round(goal.elapsed_seconds + lost, 3)
+        self._emit("iteration.crash_charged", iteration=rec.iteration, seconds=lost)
+
+    def _sandbox_mode(self, goal: Goal) -> str:
+        want = goal.maker.sandbox
+        if want == "none" or (want == "auto" and goal.maker.type != "command"):
+            return "none"
+        if bwrap_path() is None:
+            if want == "bwrap":
+                raise ConfigError("this goal asks for --sandbox bwrap but bubblewrap is not available here; "
+                                  "install it (apt-get install bubblewrap) or use --sandbox none")
+            return "none (bubblewrap not installed)"
+        return "bwrap"
+
+    def _maker_policy(self, goal: Goal, ws: Path, rec: Iteration, tmp: Path) -> Policy:
+        box = None
+        if self._sandbox_mode(goal) == "bwrap":
+            box = Sandbox(writable=(ws,), hidden=(self._home(),), tmpdir=tmp)
+        return Policy(owner=self._owner(goal, f"maker:{rec.iteration}"), strict=True, sandbox=box,
+                      drop_env_prefixes=("GOALKEEPER_",), keep_env=_KEEP_ENV)
+
+    def _run_maker(self, goal: Goal, ws: Path, rec: Iteration, before: object) -> bool:
+        """Call the maker on an opened iteration, then check the tree it left and checkpoint it."""
         maker = self._maker or get_maker(goal.maker)
-        result = maker.make(MakerRequest(
-            goal_id=goal.goal_id, objective=goal.objective, hint=rec.hint, iteration=rec.iteration,
-            workspace=ws, timeout=parse_duration(goal.maker.timeout),
-        ))
-        after = self._snap(ws)
+        seal = self.seal(goal, ws)
+        request = MakerRequest(goal_id=goal.goal_id, objective=goal.objective, hint=rec.hint,
+                               iteration=rec.iteration, workspace=ws, timeout=parse_duration(goal.maker.timeout))
+        with self._alive(), tempfile.TemporaryDirectory(prefix="goalkeeper-maker-") as tmp, \
+                policy(self._maker_policy(goal, ws, rec, Path(tmp))):
+            result = maker.make(request)
+        end_leftovers(self._owner(goal, f"maker:{rec.iteration}"))  # containment's second line
+        after = seal.walk()
         rec.maker_summary = result.summary
         rec.maker_exit_code = result.exit_code
         rec.maker_timed_out = result.timed_out
@@ -227,91 +316,140 @@ class GoalLoop:
         rec.maker_cost_dollars = round(rec.maker_cost_dollars + result.cost_dollars, 6)
         rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
-        violations = protected_changes(
-            goal.protected_baseline, after, goal.guards.protected_paths, before
-        ) + marker_increases(
-            ws, before, after, goal.marker_baseline
-        )
-        if goal.guards.checkpoint:
-            rec.checkpoint = checkpoint(
-                ws, checkpoint_ref(goal.goal_id, rec.iteration), f"goalkeeper {goal.goal_id} iteration {rec.iteration}",
-                parent_ref=self._accepted_ref(goal, rec.iteration), exclude=[self._home()],
-            )
-        if violations:
-            rec.rejected = "; ".join(violations)
-            rec.next_hint = (
-                f"Iteration {rec.iteration} was rejected and its changes reverted: {rec.rejected}. "
-                "Do not delete, edit or skip tests, CI or config files, and do not add skip/noqa "
-                "markers; fix the code under test instead."
-                + (f"\nPrevious hint: {rec.hint}" if rec.hint else "")
-            )
-            rec.oracle_verdict = None
-            rec.phase = "done"
-            rec.finished_at = now_iso()
-            if rec.checkpoint:
-                restore_tree(ws, self._accepted_ref(goal, rec.iteration), exclude=[self._home()])
-            for rel in set(after.files) - set(before.files):  # e.g. an added, gitignored conftest.py
-                with contextlib.suppress(OSError):
-                    (ws / rel).unlink()
-            self._save(goal)
-            self._emit("iteration.rejected", iteration=rec.iteration, reasons=violations,
-                       costDollars=rec.cost_dollars)
+        rec.source_after = after.source_digest
+        found = seal.findings(after)
+        parent = self._accepted(goal, rec.iteration)
+        cp = seal.checkpoint(after, f"goalkeeper {goal.goal_id} iteration {rec.iteration}", parent,
+                             f"refs/goalkeeper/{goal.goal_id}/{rec.iteration}")
+        if cp:
+            rec.checkpoint, rec.checkpoint_tree = cp.commit, cp.tree
+        if found:
+            self._reject(goal, ws, rec, found, after)
             return False
         rec.phase = "conditions"
         self._save(goal)
         self._emit("maker.finished", iteration=rec.iteration, summary=result.summary,
                    costDollars=result.cost_dollars, exitCode=result.exit_code,
-                   treeChanged=after.digest != before.digest, checkpoint=rec.checkpoint)
+                   treeChanged=after.source_digest != rec.tree_before, checkpoint=rec.checkpoint)
         return True
+
+    def _reject(self, goal: Goal, ws: Path, rec: Iteration, found: list[Finding], now: Tree | None = None) -> None:
+        texts = [f.text() for f in found]
+        rec.rejected = "; ".join(texts[:12]) + (f"; and {len(texts) - 12} more" if len(texts) > 12 else "")
+        rec.findings = [{"kind": f.kind, "path": f.path, "line": f.line, "detail": f.detail} for f in found[:100]]
+        rec.next_hint = (
+            f"Iteration {rec.iteration} was rejected and its changes reverted: {rec.rejected}. "
+            "Do not edit, delete or skip tests, do not touch test/lint/coverage config, CI or ignore files, "
+            "the toolchain or goalkeeper's state, and do not add suppressions (noqa, pragma, type: ignore ...); "
+            "fix the code under test instead."
+            + (f"\nPrevious hint: {rec.hint}" if rec.hint else "")
+        )
+        rec.oracle_verdict = None
+        rec.phase = "done"
+        rec.finished_at = now_iso()
+        accepted = self._accepted(goal, rec.iteration)
+        if accepted is not None:
+            self.seal(goal, ws).restore(accepted, now)
+        self._save(goal)
+        self._emit("iteration.rejected", iteration=rec.iteration, reasons=texts[:50],
+                   findings=rec.findings[:50], costDollars=rec.cost_dollars)
+
+    def _void(self, goal: Goal, ws: Path, rec: Iteration, why: str, changed: list[str]) -> None:
+        rec.oracle_verdict = "void"
+        rec.reasons = [f"{why} ({', '.join(changed[:10])}); verdict void"]
+        rec.findings = [{"kind": "void", "path": p, "line": None, "detail": why} for p in changed[:100]]
+        rec.confidence = 0.0
+        rec.phase = "done"
+        rec.finished_at = rec.finished_at or now_iso()
+        if rec.checkpoint and rec.checkpoint_tree:
+            self.seal(goal, ws).restore(Checkpoint(rec.checkpoint, rec.checkpoint_tree))
+        self._save(goal)
+        self._emit("iteration.voided", iteration=rec.iteration, reason=why, paths=changed[:50])
+
+    def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
+        seal = self.seal(goal, ws)
+        pre = seal.walk()
+        if rec.tree_after is not None and pre.digest != rec.tree_after:
+            return self._void(goal, ws, rec, "the workspace changed between the maker and the checks",
+                              _changed(self, goal, rec, pre))
+        with self._alive():
+            run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
+        post = seal.walk()
+        changed = [p for p in _diff(pre, post) if not glob_match(p, goal.guards.check_outputs)]
+        tool = seal.toolchain_changes()
+        rec.condition_results = run.results
+        if run.tampered:
+            found = [Finding("runner", "", f"the code under test patched the test runner ({t})") for t in run.tampered]
+            self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
+            return self._reject(goal, ws, rec, found[:20], post)
+        if changed or tool:
+            self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
+            return self._void(goal, ws, rec, "the checks changed the workspace or the toolchain", changed + tool)
+        rec.phase = "oracle"
+        self._save(goal)
+        self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
 
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)
-        pre = full_snapshot(ws, exclude=[self._home()])
+        seal = self.seal(goal, ws)
+        pre = seal.walk()
         try:
-            verdict = oracle.judge(OracleRequest(
-                goal_id=goal.goal_id, objective=goal.objective, iteration=rec.iteration, workspace=ws,
-                condition_results=tuple(rec.condition_results), maker_summary=rec.maker_summary,
-                prompt=goal.oracle.prompt,
-                history=tuple(h.dump() for h in goal.history[:-1]),
-            ))
+            with self._alive(), policy(Policy(owner=self._owner(goal, f"oracle:{rec.iteration}"), strict=True,
+                                              drop_env_prefixes=("GOALKEEPER_",))):
+                verdict = oracle.judge(OracleRequest(
+                    goal_id=goal.goal_id, objective=goal.objective, iteration=rec.iteration, workspace=ws,
+                    condition_results=tuple(rec.condition_results), maker_summary=rec.maker_summary,
+                    prompt=goal.oracle.prompt, history=tuple(h.dump() for h in goal.history[:-1]),
+                ))
         except GoalkeeperError:
             raise  # misconfiguration (a missing key, an unknown model): the user must fix it
         except Exception as e:  # a judge that breaks is an unsure judge, never a verdict
             verdict = OracleVerdict(False, [f"the oracle failed: {type(e).__name__}: {e}"], None, 0.0,
                                     cost_known=False)
-        post = full_snapshot(ws, exclude=[self._home()])
+        post = seal.walk()
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
         rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)
         rec.cost_known = rec.cost_known and verdict.cost_known
-        if pre.digest != post.digest:
-            changed = sorted(
-                p for p in set(pre.files) | set(post.files) if pre.files.get(p) != post.files.get(p)
+        changed = _diff(pre, post) + seal.toolchain_changes()
+        if changed:
+            rec.finished_at = now_iso()
+            return self._void(goal, ws, rec, "the oracle changed the working tree", changed)
+        all_passed = all(c.passed for c in rec.condition_results)
+        sure = verdict.confidence >= goal.oracle.min_confidence
+        converged = verdict.converged and all_passed and sure
+        rec.reasons = list(verdict.reasons)
+        if verdict.converged and not all_passed:
+            rec.reasons.append("the oracle said converged but not every condition passed; not converged")
+        elif verdict.converged and not sure:
+            rec.reasons.append(
+                f"the oracle said converged with confidence {verdict.confidence:.2f}, below "
+                f"minConfidence {goal.oracle.min_confidence:.2f}; not converged"
             )
-            rec.oracle_verdict = "void"
-            rec.reasons = [f"the oracle changed the working tree ({', '.join(changed[:10])}); verdict void"]
-            rec.confidence = 0.0
-            if rec.checkpoint:
-                restore_tree(ws, checkpoint_ref(goal.goal_id, rec.iteration), exclude=[self._home()])
-        else:
-            all_passed = all(c.passed for c in rec.condition_results)
-            sure = verdict.confidence >= goal.oracle.min_confidence
-            converged = verdict.converged and all_passed and sure
-            rec.reasons = list(verdict.reasons)
-            if verdict.converged and not all_passed:
-                rec.reasons.append("the oracle said converged but not every condition passed; not converged")
-            elif verdict.converged and not sure:
-                rec.reasons.append(
-                    f"the oracle said converged with confidence {verdict.confidence:.2f}, below "
-                    f"minConfidence {goal.oracle.min_confidence:.2f}; not converged"
-                )
-            rec.oracle_verdict = "converged" if converged else "not_converged"
-            rec.next_hint = verdict.next_hint
-            rec.confidence = verdict.confidence
+        rec.oracle_verdict = "converged" if converged else "not_converged"
+        rec.next_hint = verdict.next_hint
+        rec.confidence = verdict.confidence
         rec.phase = "done"
         rec.finished_at = now_iso()
         self._save(goal)
         self._emit("oracle.finished", iteration=rec.iteration, verdict=rec.oracle_verdict,
                    reasons=rec.reasons, confidence=rec.confidence, costDollars=rec.cost_dollars)
+
+
+def _diff(a: Tree, b: Tree) -> list[str]:
+    return sorted(p for p in set(a.files) | set(b.files) if a.files.get(p) != b.files.get(p))
+
+
+def _changed(loop: GoalLoop, goal: Goal, rec: Iteration, now: Tree) -> list[str]:
+    if rec.checkpoint and rec.checkpoint_tree:
+        seal = loop.seal(goal, Path(goal.workspace or "."))
+        write, delete = seal.store.plan_restore(Checkpoint(rec.checkpoint, rec.checkpoint_tree), now)
+        return sorted(set(write) | set(delete)) or ["(unstored files)"]
+    return ["(no checkpoint to compare with)"]
+
+
+def _brief(rec: Iteration) -> list[dict[str, Any]]:
+    return [{"type": c.type, "command": c.command, "passed": c.passed, "summary": c.summary, "sealed": c.sealed}
+            for c in rec.condition_results]
 
 
 def run_goal(goal_id: str, **kwargs: Any) -> Goal:

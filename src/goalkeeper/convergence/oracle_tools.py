@@ -9,6 +9,7 @@ A tool failure is a message for the model, never an exception for the loop.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,7 +18,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..adapters._proc import Runner, run_argv
+from ..proc import Runner, run_argv
 
 __all__ = [
     "GIT_READONLY",
@@ -26,6 +27,7 @@ __all__ = [
     "OracleTools",
     "ToolRefused",
     "iteration_diff",
+    "sealed_diff",
 ]
 
 MAX_FILE_BYTES = 64_000
@@ -33,8 +35,15 @@ MAX_OUTPUT_CHARS = 16_000
 MAX_GREP_FILE_BYTES = 1_000_000
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 GIT_READONLY = (
-    "git", "--no-pager", "--no-optional-locks",
-    "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.pager=cat",
+    "git", "--no-pager", "--no-optional-locks", "--literal-pathspecs",
+    "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.pager=cat", "-c", "core.hooksPath=/dev/null",
+)
+# Repository config keys that make git run a program: each is overridden to nothing.
+_RUNS_CODE = re.compile(
+    r"^(?:(?:filter|diff|merge)\..+\.(?:clean|smudge|process|textconv|command|driver|required)"
+    r"|core\.(?:fsmonitor|hookspath|pager|sshcommand|askpass|editor|gitproxy|alternaterefscommand)"
+    r"|credential\..*|gpg\..*|sequence\.editor|uploadpack\..*|include\..*|includeif\..*)$",
+    re.I,
 )
 _SAFE_REF = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./^~@{}-]{0,199}$")
 
@@ -68,9 +77,12 @@ def _cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
 class OracleTools:
     """The oracle's hands: read, list, grep, git diff/log inside ``workspace`` only."""
 
-    def __init__(self, workspace: Path, *, allowed: Collection[str] | None = None, runner: Runner = run_argv) -> None:
+    def __init__(self, workspace: Path, *, allowed: Collection[str] | None = None, runner: Runner = run_argv,
+                 diff_source: Callable[[str | None, str | None], str] | None = None) -> None:
         self.root = Path(workspace).resolve()
         self.runner = runner
+        self.diff_source = diff_source
+        self._overrides: list[str] | None = None
         names: set[str] = set()
         for a in TOOL_DOCS if allowed is None else allowed:
             names.update(TOOL_ALIASES.get(a, ()))
@@ -113,6 +125,10 @@ class OracleTools:
             raise ToolRefused(f"{path!r} points outside the workspace (symlink); refused")
         if ".git" in full.relative_to(self.root).parts:
             raise ToolRefused("the .git directory is off limits; use git_diff or git_log")
+        with contextlib.suppress(OSError):
+            st = full.stat()
+            if not full.is_dir() and st.st_nlink > 1:
+                raise ToolRefused(f"{path!r} has other hard links (it may be a file outside the workspace); refused")
         return full
 
     def _rel(self, p: Path) -> str:
@@ -196,9 +212,22 @@ class OracleTools:
             return f"error: grep failed: {res.stderr.strip()[-300:]}"
         return res.stdout.rstrip("\n") or "(no matches)"
 
+    def _git_env(self) -> dict[str, str]:
+        return {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_ATTR_NOSYSTEM": "1"}
+
+    def _neutralise(self) -> list[str]:
+        """``-c KEY=`` for every repository config key that would run a program (read, never executed)."""
+        if self._overrides is None:
+            res = self.runner(["git", "config", "--local", "--list", "--name-only"], cwd=self.root, timeout=30,
+                              env=self._git_env(), merge_output=False)
+            keys = {k.strip() for k in res.stdout.splitlines() if _RUNS_CODE.match(k.strip())}
+            self._overrides = [x for k in sorted(keys) for x in ("-c", f"{k}=")]
+        return self._overrides
+
     def _git(self, *args: str) -> str:
-        res = self.runner([*GIT_READONLY, *args], cwd=self.root, timeout=30,
-                          env={"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}, merge_output=False)
+        res = self.runner([*GIT_READONLY, *self._neutralise(), *args], cwd=self.root, timeout=30,
+                          env=self._git_env(), merge_output=False)
         if res.exit_code != 0:
             return f"error: git {args[0]} failed: {(res.stderr or res.stdout).strip()[:500]}"
         return res.stdout or "(empty)"
@@ -211,6 +240,9 @@ class OracleTools:
     def git_diff(self, ref: str | None = None, path: str | None = None) -> str:
         if ref is not None and not _SAFE_REF.match(str(ref)):
             raise ToolRefused(f"ref {ref!r} is not a plain git revision")
+        if self.diff_source is not None:  # the sealed checkpoints, not the workspace repository
+            rel = None if path in (None, "", ".") else self._rel(self.resolve(str(path)))
+            return self.diff_source(ref, rel) or "(no changes)"
         return self._git("diff", "--no-ext-diff", "--no-textconv", "--stat", "--patch",
                          *([str(ref)] if ref else []), *self._pathspec(path))
 
@@ -241,18 +273,33 @@ print("\\n".join(hits))
 """
 
 
+def sealed_diff(goal_id: str, iteration: int | None = None, *, root: Path | None = None,
+                paths: tuple[str, ...] = ()) -> str:
+    """The change from the goal's baseline to ``iteration``'s checkpoint (the tree that was checked),
+    from goalkeeper's private checkpoint store: no workspace git config or attribute is involved."""
+    from ..store.home import home
+    from .checkpoints import Checkpoint
+    from .persist import load_goal
+    from .seal import Seal
+
+    goal = load_goal(goal_id, root)
+    seal = Seal(goal, Path(goal.workspace or ".").resolve(), (root or home()).resolve())
+    base = seal.baseline_checkpoint
+    recs = [h for h in goal.history if h.checkpoint and h.checkpoint_tree and not h.rejected
+            and (iteration is None or h.iteration == iteration)]
+    if base is None or not recs:
+        return ""
+    rec = recs[-1]
+    assert rec.checkpoint and rec.checkpoint_tree
+    return seal.store.diff(base, Checkpoint(rec.checkpoint, rec.checkpoint_tree), paths)
+
+
 def iteration_diff(workspace: Path, goal_id: str, iteration: int, *, runner: Runner = run_argv,
                    limit: int = 12_000) -> str:
-    """What the maker changed in ``iteration``: its checkpoint against the parent, else ``git diff HEAD``."""
-    tools = OracleTools(workspace, runner=runner)
-    ref = f"refs/goalkeeper/{goal_id}/{iteration}"
-    check = runner([*GIT_READONLY, "rev-parse", "--verify", "-q", ref + "^"], cwd=tools.root, timeout=30,
-                   merge_output=False)
-    if check.exit_code == 0:
-        text = tools._git("diff", "--no-ext-diff", "--no-textconv", "--stat", "--patch", ref + "^", ref,
-                          "--", ".")
-    else:
-        text = tools.git_diff("HEAD")
-    if text.startswith("error:"):
-        return f"(no diff available: {text[7:].strip()[:200]})"
-    return _cap(text, limit)
+    """What the maker has changed up to ``iteration``, as sealed: the baseline against its checkpoint."""
+    del workspace, runner
+    try:
+        text = sealed_diff(goal_id, iteration)
+    except Exception as e:  # no diff is information for the judge, never a crash of the loop
+        return f"(no diff available: {type(e).__name__}: {str(e)[:200]})"
+    return _cap(text, limit) if text else "(no changes since the baseline)"

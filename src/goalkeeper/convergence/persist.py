@@ -16,7 +16,8 @@ from ..errors import CorruptStateError
 from ..store import goals as gstore
 from ..store.atomic import validated
 from ..store.home import now_iso
-from .goal import SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
+from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
+from .protect import DEFAULT_TESTS
 
 __all__ = ["MIGRATIONS", "list_goals", "load_goal", "migrate", "save_goal"]
 
@@ -78,9 +79,27 @@ def _m001_from_unversioned(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _m002_sealed_guards(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 -> v2: protected globs split into tests (may grow) and a seal (built in, plus the user's)."""
+    out = dict(data)
+    guards = dict(out.get("guards") or {})
+    globs = guards.get("protectedPaths")
+    if isinstance(globs, list):
+        legacy = set(LEGACY_PROTECTED)
+        guards["protectedPaths"] = [g for g in globs if g not in legacy]
+        guards.setdefault("testPaths", [g for g in DEFAULT_TESTS])
+    out["guards"] = guards
+    if out.get("baselineAt") and not out.get("baseline"):
+        # baselined without a sealed baseline (tree, toolchain, reference run): it cannot be resumed safely
+        out.setdefault("source", {})["unsealedBaseline"] = True
+    out["schemaVersion"] = 2
+    return out
+
+
 # (version it produces, name, function); applied in order to files older than each version
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "m001_from_unversioned", _m001_from_unversioned),
+    (2, "m002_sealed_guards", _m002_sealed_guards),
 ]
 
 

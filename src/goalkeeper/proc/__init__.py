@@ -6,6 +6,7 @@ goalkeeper), so runtime, convergence, adapters and engines all share it.
 
 from ._contain import bwrap_path, containment_mode
 from ._leftovers import end_leftovers, find_leftovers
+from ._policy import Policy, current_policy, policy
 from ._runner import (
     DEFAULT_GRACE,
     MAX_OUTPUT,
@@ -21,13 +22,16 @@ from .sandbox import Sandbox
 __all__ = [
     "DEFAULT_GRACE",
     "MAX_OUTPUT",
+    "Policy",
     "ProcResult",
     "Runner",
     "Sandbox",
     "bwrap_path",
     "containment_mode",
+    "current_policy",
     "end_leftovers",
     "find_leftovers",
+    "policy",
     "resolve_argv",
     "run_argv",
     "spawn_problem",

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from ._contain import bwrap_path, containment_mode, guard_argv
+from ._policy import current_policy
 from .sandbox import Sandbox, bwrap_argv
 
 __all__ = [
@@ -158,7 +159,15 @@ def run_argv(
     guard is a subreaper (actions and observers keep host pids, and the tree
     still ends with the command).
     """
+    pol = current_policy()
+    if pol is not None:  # a maker's command: contained, tagged, sandboxed as the loop decided
+        owner = owner or pol.owner
+        strict = strict or pol.strict
+        sandbox = sandbox or pol.sandbox
     full_env = dict(os.environ) if inherit_env else {}
+    if pol is not None and pol.drop_env_prefixes:
+        full_env = {k: v for k, v in full_env.items()
+                    if not k.startswith(pol.drop_env_prefixes) or k in pol.keep_env}
     if env:
         full_env.update(env)
     args = resolve_argv(argv, full_env) if resolve else list(argv)

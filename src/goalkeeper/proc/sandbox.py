@@ -8,9 +8,10 @@ What the sandboxed command sees:
   config dir) bound read-write;
 * goalkeeper's state, keys and checkpoints replaced by empty tmpfs mounts:
   the maker cannot read or forge them;
-* a private ``/tmp``, its own ``/proc`` and a new PID namespace (it cannot see
-  or signal goalkeeper), a new session (no terminal injection), and
-  ``--die-with-parent``.
+* ``/tmp`` read-only like the rest, and a private writable temp directory
+  in ``TMPDIR`` (so a maker script kept in /tmp still runs), its own
+  ``/proc`` and a new PID namespace (it cannot see or signal goalkeeper), a
+  new session (no terminal injection), and ``--die-with-parent``.
 
 The network is shared unless ``share_net`` is False (agent CLIs need their API).
 """
@@ -29,16 +30,20 @@ class Sandbox:
     writable: tuple[Path, ...]
     hidden: tuple[Path, ...] = ()
     share_net: bool = True
-    extra_ro: tuple[Path, ...] = field(default=())
+    tmpdir: Path | None = field(default=None)
 
 
 def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[str]:
     out = [exe, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
-           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     if not box.share_net:
         out.append("--unshare-net")
     for w in box.writable:
         out += ["--bind", str(w), str(w)]
+    if box.tmpdir is not None:
+        out += ["--bind", str(box.tmpdir), str(box.tmpdir)]
+        for var in ("TMPDIR", "TEMP", "TMP"):
+            out += ["--setenv", var, str(box.tmpdir)]
     for h in box.hidden:
         if h.exists():
             out += ["--tmpfs", str(h)]

@@ -177,7 +177,7 @@ def _open(inp: dict[str, Any]) -> dict[str, Any]:
 def _maker(inp: dict[str, Any]) -> dict[str, Any]:
     with _phase(inp) as (loop, goal, ws):
         rec = goal.history[-1]
-        loop._run_maker(goal, ws, rec, loop._before_snapshot(ws, rec))
+        loop._run_maker(goal, ws, rec, None)
         return goal.dump()
 
 

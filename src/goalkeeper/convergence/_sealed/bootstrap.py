@@ -1,0 +1,48 @@
+"""Start one tool from its own interpreter, pinned before the workspace is on sys.path.
+
+    python bootstrap.py TOOL ARGS...
+
+``python -m pytest`` puts the current directory first on ``sys.path``, so a
+``pytest.py``, ``_pytest/`` or ``pluggy.py`` in the workspace would replace
+the tool. Here the tool (and the probe plugin) are imported from the
+interpreter's own library first; only then is the workspace added, where
+``python -m`` would put it, so the project's modules import as usual.
+Standard library only; runs on the interpreter of the user's toolchain.
+"""
+
+import importlib
+import os
+import runpy
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIN = {
+    "pytest": ("pytest", "_pytest", "_pytest.main", "_pytest.runner", "_pytest.reports", "pluggy", "iniconfig",
+               "packaging"),
+    "coverage": ("coverage", "coverage.cmdline", "pytest", "_pytest", "pluggy"),
+    "mypy": ("mypy", "mypy.main"),
+    "ruff": ("ruff",),
+}
+
+
+def main():
+    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != HERE]
+    tool, args = sys.argv[1], sys.argv[2:]
+    for mod in PIN.get(tool, (tool,)):
+        try:
+            importlib.import_module(mod)
+        except Exception:  # noqa: SIM105 - a tool without one of these still runs, unpinned
+            continue
+    if tool in ("pytest", "coverage"):
+        sys.path.append(HERE)
+        try:
+            importlib.import_module("gk_probe")
+        finally:
+            sys.path.remove(HERE)
+    os.environ.pop("PYTHONSAFEPATH", None)  # the tests' own subprocesses behave as usual
+    sys.path.insert(0, os.getcwd())
+    sys.argv = [tool, *args]
+    runpy.run_module(tool, run_name="__main__", alter_sys=True)
+
+
+main()

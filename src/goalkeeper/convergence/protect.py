@@ -1,0 +1,155 @@
+"""What a maker may not change: the checks' inputs, compared with the goal's baseline.
+
+Two kinds of protected path:
+
+* **seal** paths steer how a check runs. Every name the common test, lint
+  and coverage tools read their configuration from, at any depth (a
+  ``ruff.toml`` in a subfolder applies to that folder), interpreter start-up
+  hooks, plugin entry points, ignore files, CI files, and the user's
+  ``--protect`` globs. Adding, editing or deleting one rejects the iteration.
+* **test** paths hold the tests themselves. Editing or deleting a baseline
+  test rejects the iteration; adding a new test file is allowed (it runs
+  with the rest, and may not add skips: see :mod:`.scan`).
+
+``allowEdit`` globs exempt paths a goal legitimately changes (e.g.
+``pyproject.toml`` to add a dependency); the exemption is recorded in the goal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .tree import Tree, is_cache
+
+__all__ = [
+    "DEFAULT_TESTS",
+    "SEAL_NAMES",
+    "SEAL_PATTERNS",
+    "TOOL_CONFIGS",
+    "Finding",
+    "classify",
+    "glob_match",
+    "protected_findings",
+]
+
+# Where each tool reads configuration from (file names, any directory).
+TOOL_CONFIGS: Mapping[str, tuple[str, ...]] = {
+    "pytest": ("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml", "tox.ini",
+               "setup.cfg", "conftest.py"),
+    "coverage": (".coveragerc", ".coveragerc.toml", "setup.cfg", "tox.ini", "pyproject.toml"),
+    "ruff": ("ruff.toml", ".ruff.toml", "pyproject.toml"),
+    "flake8": (".flake8", "setup.cfg", "tox.ini"),
+    "pylint": (".pylintrc", "pylintrc", ".pylintrc.toml", "pyproject.toml", "setup.cfg"),
+    "mypy": ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"),
+    "pyright": ("pyrightconfig.json",),
+    "unittest/nose": ("nose.cfg", ".noserc", "nose2.cfg", "unittest.cfg"),
+    "python start-up": ("sitecustomize.py", "usercustomize.py", "pyvenv.cfg", "entry_points.txt"),
+    "node": ("package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "tsconfig.json",
+             ".babelrc", ".mocharc.json", ".mocharc.yml", ".mocharc.js", ".nycrc", ".nycrc.json", ".c8rc.json",
+             ".eslintignore", ".prettierrc"),
+    "rust/go": ("Cargo.toml", "go.mod", "rust-toolchain.toml", "clippy.toml", ".clippy.toml", "rustfmt.toml",
+                ".golangci.yml", ".golangci.yaml", ".golangci.toml"),
+    "ruby/jvm": (".rspec", ".rubocop.yml", "build.gradle", "pom.xml"),
+    "build": ("Makefile", "makefile", "GNUmakefile", "noxfile.py", "justfile", "Taskfile.yml"),
+    "ignore rules": (".gitignore", ".gitattributes", ".ignore", ".rgignore", ".git/info/exclude"),
+}
+SEAL_NAMES = frozenset(n for names in TOOL_CONFIGS.values() for n in names if "/" not in n)
+SEAL_PATTERNS = (
+    "*.pth", "jest.config.*", "vitest.config.*", "karma.conf.*", ".eslintrc*", "eslint.config.*",
+    "tsconfig.*.json", "babel.config.*", "playwright.config.*", "cypress.config.*", ".mocharc.*",
+    ".git/info/exclude", ".git/config", ".git/hooks/**", ".cargo/config", ".cargo/config.toml",
+    ".github/**", ".gitlab-ci.yml", ".gitlab/**", ".circleci/**", "azure-pipelines.yml", "Jenkinsfile",
+    ".travis.yml", "bitbucket-pipelines.yml", ".buildkite/**", ".pre-commit-config.yaml",
+)
+DEFAULT_TESTS = ("test_*.py", "*_test.py", "tests/**", "test/**", "testing/**", "*.test.*", "*.spec.*",
+                 "__tests__/**", "spec/**")
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    body = "".join(out)
+    # gitignore-like: a pattern without "/" (or only a trailing "/**") matches at any depth
+    anchored = "/" in pattern.rstrip("/*") or pattern.startswith("/")
+    return re.compile(("^" if anchored else "^(?:.*/)?") + body.lstrip("/") + "$")
+
+
+def glob_match(path: str, patterns: Iterable[str]) -> bool:
+    return any(_glob_regex(p).match(path) for p in patterns)
+
+
+def classify(rel: str, *, protect: Iterable[str] = (), tests: Iterable[str] = DEFAULT_TESTS,
+             allow: Iterable[str] = ()) -> str | None:
+    """``"seal"``, ``"test"`` or None for a workspace-relative path."""
+    if is_cache(rel) or glob_match(rel, allow):
+        return None
+    name = rel.rsplit("/", 1)[-1]
+    if name in SEAL_NAMES or glob_match(rel, SEAL_PATTERNS) or glob_match(rel, protect):
+        return "seal"
+    if glob_match(rel, tests):
+        return "test"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reason to reject an iteration; ``kind`` groups them (protected, suppression, ...)."""
+
+    kind: str
+    path: str
+    detail: str
+    line: int | None = None
+
+    def text(self) -> str:
+        if self.line:
+            return f"{self.path}:{self.line}: {self.detail}"
+        return self.detail if not self.path or self.path in self.detail else f"{self.detail} ({self.path})"
+
+
+def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = (),
+                       tests: Iterable[str] = DEFAULT_TESTS, allow: Iterable[str] = ()) -> list[Finding]:
+    """Seal paths added, edited or deleted, and baseline tests edited or deleted, since the baseline."""
+    protect, tests, allow = tuple(protect), tuple(tests), tuple(allow)
+    found = []
+    for rel in sorted(set(baseline.files) | set(now.files)):
+        kind = classify(rel, protect=protect, tests=tests, allow=allow)
+        if kind is None:
+            continue
+        old, new = baseline.files.get(rel), now.files.get(rel)
+        if old == new:
+            continue
+        if old is None:
+            if kind == "seal":
+                found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
+        elif new is None:
+            found.append(Finding("protected", rel, f"deleted protected {kind} file {rel}"))
+        else:
+            found.append(Finding("protected", rel, f"edited protected {kind} file {rel}"))
+    return found
+
+
+def _what(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    for tool, names in TOOL_CONFIGS.items():
+        if name in names:
+            return f"{tool} config file"
+    return "protected file"

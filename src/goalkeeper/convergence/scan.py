@@ -1,0 +1,243 @@
+"""The diff, read the way a reviewer reads it: what was added that silences, skips or hides.
+
+Run on every iteration against the goal's baseline, after the maker's
+processes are gone and before any check runs. Each finding rejects the
+iteration and names ``file:line``:
+
+* **suppressions**: any added comment that switches a linter, type checker
+  or coverage tool off for a line, block or file, in every syntax the common
+  tools honour, case-insensitive (``# NOQA``, ``# flake8: noqa``,
+  ``# pragma: no cover``, ``eslint-disable``, ``//nolint``, ``#[allow(...)]`` ...);
+* **skips**: test skips and expected failures in any import form (Python
+  is tokenised, so ``from pytest import skip as x`` and ``getattr(pytest,
+  "skip")`` are seen and a comment saying "skip blank lines" is not);
+* **runner references** in code under test (not test files): importing the
+  test runner or reading its environment is how code detects that it is
+  being tested or patches the report;
+* **opaque code**: bytecode without source, unchecked-hash ``.pyc`` (Python
+  trusts them without looking at the source), native modules;
+* **shadowing**: a new module whose name is a standard-library module or a
+  module of the checks' own toolchain, where it could be imported first;
+* **links and special files**: a symlink that leads out of the workspace, a
+  FIFO or device.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+import sys
+import tokenize
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .protect import DEFAULT_TESTS, Finding, glob_match
+from .tree import Tree, diff_trees, is_cache
+
+__all__ = ["SUPPRESSIONS", "added_lines", "scan_changes"]
+
+_C = r"(?:#|//|/\*|<!--|--|;|%|\*)"  # comment openers of the languages we look at
+SUPPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rx, re.I)) for name, rx in (
+        ("noqa", r"#\s*noqa\b|\bnoqa\s*:"),
+        ("flake8/ruff file-level noqa", r"\b(?:flake8|ruff)\s*:\s*noqa"),
+        ("pylint disable", r"\bpylint\s*:\s*(?:disable|skip-file|disable-next)"),
+        ("type: ignore", r"#\s*type\s*:\s*ignore"),
+        ("mypy ignore-errors", r"#\s*mypy\s*:\s*(?:ignore-errors|disable-error-code)"),
+        ("pyright ignore", r"\bpyright\s*:\s*(?:ignore|basic|off)"),
+        ("pyre ignore", r"\bpyre-(?:ignore|fixme|ignore-all-errors)"),
+        ("bandit nosec", r"#\s*nosec\b"),
+        ("coverage pragma", r"\bpragma\s*:?\s*no\s*(?:cover|branch)|\bpragma\s*:\s*nocover"),
+        ("coverage exclusion", r"\b(?:istanbul|c8|v8|node:coverage)\s+(?:ignore|disable)|\blcov_excl|\bcodecov\s*:\s*ignore"),
+        ("eslint disable", r"\beslint-disable|\beslint\s+disable"),
+        ("typescript ignore", r"@ts-(?:ignore|nocheck|expect-error)"),
+        ("biome/oxlint/jshint ignore", r"\bbiome-ignore|\boxlint-disable|\bjshint\s+ignore|\bjscs\s*:\s*disable"),
+        ("go nolint", r"//\s*nolint\b|\blint\s*:\s*ignore"),
+        ("rust allow", r"#!?\[\s*(?:allow|cfg_attr\s*\(.*allow)\s*\("),
+        ("rubocop disable", r"\brubocop\s*:\s*(?:disable|todo)"),
+        ("java suppress", r"@SuppressWarnings\b|\bNOSONAR\b|//\s*CHECKSTYLE\s*:\s*OFF"),
+        ("shellcheck disable", r"#\s*shellcheck\s+disable"),
+        ("swiftlint/ktlint disable", r"\b(?:swiftlint|ktlint)\s*:\s*disable|@Suppress\("),
+    )
+)
+_SKIP_NAMES = frozenset({
+    "skip", "skipif", "xfail", "importorskip", "SkipTest", "skipTest", "expectedFailure", "skipIf",
+    "skipUnless", "Skipped", "XFailed", "collect_ignore", "collect_ignore_glob", "pytestmark",
+    "pytest_collection_modifyitems", "pytest_ignore_collect", "pytest_deselected",
+})
+_OTHER_SKIPS = re.compile(
+    r"\b(?:it|test|describe|context|suite)\s*\.\s*(?:skip|only|todo|skipIf|runIf)\b|\bx(?:it|describe|test|context)\s*\("
+    r"|\bf(?:it|describe)\s*\(|\bt\s*\.\s*Skip\w*\s*\(|#\[\s*ignore\b|@(?:Disabled|Ignore)\b|\bpending\s*\(",
+)
+_RUNNER_MODULES = frozenset({"pytest", "_pytest", "pluggy", "unittest", "coverage", "nose", "nose2", "py"})
+_RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_|\bsys\.modules\b")
+_NATIVE = (".so", ".pyd", ".dll", ".dylib")
+_TEXT_LIMIT = 2_000_000
+
+Reader = Callable[[str], bytes | None]
+
+
+def added_lines(old: str | None, new: str) -> list[tuple[int, str]]:
+    """(line number, text) of lines in ``new`` that are not in ``old``."""
+    new_lines = new.splitlines()
+    if old is None:
+        return list(enumerate(new_lines, 1))
+    out: list[tuple[int, str]] = []
+    sm = difflib.SequenceMatcher(None, old.splitlines(), new_lines, autojunk=False)
+    for tag, _i1, _i2, j1, j2 in sm.get_opcodes():
+        if tag in ("replace", "insert"):
+            out.extend((j + 1, new_lines[j]) for j in range(j1, j2))
+    return out
+
+
+def _decode(data: bytes | None) -> str | None:
+    if data is None or b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _python_tokens(text: str) -> list[tokenize.TokenInfo]:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+
+
+def _is_test(rel: str, tests: Iterable[str]) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return glob_match(rel, tests) or name == "conftest.py"
+
+
+def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Finding]) -> None:
+    lines = added_lines(old, new)
+    if not lines:
+        return
+    wanted = {n for n, _ in lines}
+    for n, text in lines:
+        for name, rx in SUPPRESSIONS:
+            if rx.search(text):
+                out.append(Finding("suppression", rel, f"added a {name} suppression", n))
+                break
+        if _OTHER_SKIPS.search(text):
+            out.append(Finding("skip", rel, "added a test skip", n))
+    if not rel.endswith((".py", ".pyi", ".pyw")):
+        return
+    toks = _python_tokens(new)
+    for i, tok in enumerate(toks):
+        row = tok.start[0]
+        if row not in wanted:
+            continue
+        prev = toks[i - 1] if i else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if tok.type == tokenize.NAME and tok.string in _SKIP_NAMES:
+            called = nxt is not None and nxt.string in ("(", "=", ".")
+            dotted = prev is not None and prev.string == "."
+            imported = _on_import_line(toks, i)
+            decorated = prev is not None and prev.string == "@"
+            if called or dotted or imported or decorated:
+                out.append(Finding("skip", rel, f"added a test skip ({tok.string})", row))
+        elif tok.type == tokenize.STRING and tok.string.strip("'\"rbuRBU") in _SKIP_NAMES:
+            out.append(Finding("skip", rel, f"added a test skip by name ({tok.string})", row))
+        elif not is_test and tok.type == tokenize.NAME and tok.string in ("import", "from") and nxt is not None:
+            mod = nxt.string.split(".")[0]
+            if mod in _RUNNER_MODULES:
+                out.append(Finding("runner", rel, f"code under test imports the test runner ({nxt.string})", row))
+        elif not is_test and tok.type == tokenize.STRING and tok.string.strip("'\"rbuRBU").split(".")[0] in _RUNNER_MODULES:
+            out.append(Finding("runner", rel, f"code under test names the test runner ({tok.string})", row))
+    if not is_test:
+        for n, text in lines:
+            if _RUNNER_TEXT.search(text):
+                out.append(Finding("runner", rel, "code under test looks at the test runner's environment", n))
+
+
+def _on_import_line(toks: list[tokenize.TokenInfo], i: int) -> bool:
+    row = toks[i].start[0]
+    j = i
+    while j > 0 and toks[j - 1].start[0] == row:
+        j -= 1
+    return toks[j].string in ("import", "from")
+
+
+def _pyc_problem(data: bytes) -> str | None:
+    if len(data) < 16:
+        return "truncated bytecode"
+    flags = int.from_bytes(data[4:8], "little")
+    if flags & 0b01 and not flags & 0b10:
+        return "unchecked hash-based bytecode (Python runs it without reading the source)"
+    return None
+
+
+def _module_names() -> frozenset[str]:
+    return frozenset(sys.stdlib_module_names)
+
+
+def scan_changes(
+    baseline: Tree,
+    now: Tree,
+    workspace: Path,
+    read_baseline: Reader,
+    *,
+    tests: Iterable[str] = DEFAULT_TESTS,
+    allow: Iterable[str] = (),
+    toolchain_modules: Iterable[str] = (),
+) -> list[Finding]:
+    """Findings in what changed from ``baseline`` to ``now``; ``read_baseline(rel)`` gives old bytes."""
+    tests, allow = tuple(tests), tuple(allow)
+    tool_mods = frozenset(toolchain_modules) | {"pytest", "_pytest", "pluggy", "coverage", "ruff", "py"}
+    stdlib = _module_names()
+    added, changed, _deleted = diff_trees(baseline, now)
+    out: list[Finding] = []
+    for rel in added + changed:
+        if glob_match(rel, allow):
+            continue
+        h = now.files[rel]
+        path = workspace / rel
+        name = rel.rsplit("/", 1)[-1]
+        if h.startswith("s:"):
+            out.append(Finding("special", rel, f"added a special file (FIFO, socket or device) {rel}"))
+            continue
+        if h.startswith("l:"):
+            try:
+                target = path.resolve()
+                inside = target.is_relative_to(workspace.resolve())
+            except (OSError, RuntimeError):
+                inside = False
+            if not inside:
+                out.append(Finding("link", rel, f"added a symlink that leads out of the workspace: {rel}"))
+            continue
+        if name.endswith((".pyc", ".pyo")):
+            try:
+                problem = _pyc_problem(path.read_bytes()[:16])
+            except OSError:
+                problem = None
+            if problem:
+                out.append(Finding("bytecode", rel, f"{problem}: {rel}"))
+            elif "__pycache__" not in rel.split("/"):
+                out.append(Finding("bytecode", rel, f"added bytecode without source: {rel}"))
+            continue
+        if name.endswith(_NATIVE) and rel in added:
+            out.append(Finding("native", rel, f"added a native module {rel}; build it from source instead"))
+            continue
+        if is_cache(rel):
+            continue
+        if rel in added and name.endswith(".py") or name == "__init__.py":
+            mod = rel.rsplit("/", 2)[-2] if name == "__init__.py" and "/" in rel else name[:-3]
+            top_level = "/" not in rel or not (workspace / rel).parent.joinpath("__init__.py").exists()
+            if name == "__init__.py":
+                top_level = "/" not in rel.rsplit("/", 1)[0] or not (workspace / rel).parent.parent.joinpath(
+                    "__init__.py").exists()
+            if mod in tool_mods or (top_level and mod in stdlib):
+                what = "the checks' toolchain" if mod in tool_mods else "the standard library"
+                out.append(Finding("shadow", rel, f"added module {rel} shadows {mod!r} of {what}"))
+        try:
+            if path.stat().st_size > _TEXT_LIMIT:
+                continue
+            new = _decode(path.read_bytes())
+        except OSError:
+            continue
+        if new is None:
+            continue
+        old = _decode(read_baseline(rel)) if rel in changed else None
+        _scan_text(rel, old, new, _is_test(rel, tests), out)
+    return out

@@ -1,0 +1,220 @@
+"""The seal of one goal: what every verdict is compared with, and the checks on each tree.
+
+At goal start (:meth:`Seal.take_baseline`) goalkeeper records
+
+* the whole workspace tree (:mod:`.tree`) and its checkpoint in the goal's
+  private repository (:mod:`.checkpoints`),
+* the toolchain the checks execute (:mod:`.toolchain`),
+* a reference run of every stopping condition, sealed, on the untouched
+  tree: which tests exist and how each ended, so later runs can be compared
+  (a test may not disappear, skips may not rise).
+
+After each maker run, :meth:`Seal.findings` lists everything that rejects
+the iteration: protected paths changed (:mod:`.protect`), suppressions,
+skips, runner references, opaque code, shadowing modules or links out of
+the workspace (:mod:`.scan`), and toolchain changes.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, CorruptStateError
+from ..proc import Runner, run_argv, split_command
+from ..store.atomic import read_json, write_json_atomic
+from .checkpoints import Checkpoint, CheckpointStore
+from .conditions import SealedRun, run_sealed
+from .goal import Goal
+from .protect import Finding, glob_match, protected_findings
+from .scan import scan_changes
+from .toolchain import Fingerprint, changed_paths, fingerprint, resolve_command
+from .tree import Hasher, Tree, walk
+
+__all__ = ["Seal"]
+
+_PKG_DIR = str(Path(__file__).resolve().parent.parent)  # goalkeeper itself runs the checks
+
+
+class Seal:
+    def __init__(self, goal: Goal, ws: Path, home: Path, *, runner: Runner = run_argv) -> None:
+        self.goal = goal
+        self.ws = ws
+        self.home = home
+        self.runner = runner
+        self.hasher = Hasher()
+        self.store = CheckpointStore(home / "checkpoints" / f"{goal.goal_id}.git",
+                                     include_credentials=goal.guards.include_credentials)
+        self._data: dict[str, Any] | None = None
+
+    # --- persistence -----------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.home / "goals" / f"{self.goal.goal_id}.seal.json"
+
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            try:
+                raw = read_json(self.path)
+            except FileNotFoundError:
+                raise CorruptStateError(
+                    f"{self.path} is missing: goal {self.goal.goal_id} has no sealed baseline; "
+                    "start it over with `goalkeeper goal new`"
+                ) from None
+            if not isinstance(raw, dict) or not isinstance(raw.get("tree"), dict):
+                raise CorruptStateError(f"{self.path}: not a goalkeeper seal")
+            if self.goal.baseline.get("sealDigest") and raw.get("digest") != self.goal.baseline.get("sealDigest"):
+                raise CorruptStateError(f"{self.path} does not match the digest recorded in the goal; refusing it")
+            self._data = raw
+        return self._data
+
+    @property
+    def baseline_tree(self) -> Tree:
+        t = self.data()["tree"]
+        return Tree(str(t["digest"]), dict(t["files"]), tuple(t.get("envDirs") or ()))
+
+    @property
+    def baseline_checkpoint(self) -> Checkpoint | None:
+        cp = self.data().get("checkpoint")
+        return Checkpoint(cp["commit"], cp["tree"]) if isinstance(cp, dict) else None
+
+    @property
+    def toolchain(self) -> Fingerprint:
+        return Fingerprint.load(self.data().get("toolchain") or {})
+
+    @property
+    def outcomes(self) -> list[dict[str, Any] | None]:
+        return list(self.data().get("outcomes") or [])
+
+    @property
+    def protect(self) -> list[str]:
+        return [*self.goal.guards.protected_paths, *(self.data().get("autoProtect") or [])]
+
+    # --- the tree ---------------------------------------------------------------------------
+    def walk(self, *, baseline: bool = False) -> Tree:
+        envs = None if baseline else self.baseline_tree.env_dirs
+        return walk(self.ws, exclude=[self.home], hasher=self.hasher, env_dirs=envs)
+
+    def _auto_protect(self) -> list[str]:
+        """Files named in a condition's argv are part of the check (``python scripts/check.py``)."""
+        found = []
+        for c in self.goal.stopping_conditions:
+            for arg in split_command(c.command)[0:]:
+                p = (self.ws / arg) if not os.path.isabs(arg) else Path(arg)
+                try:
+                    rel = p.resolve().relative_to(self.ws)
+                except (ValueError, OSError):
+                    continue
+                if p.is_file():
+                    found.append(str(rel).replace(os.sep, "/"))
+        return sorted(set(found))
+
+    def _toolchain(self, env: Mapping[str, str]) -> Fingerprint:
+        exes, interps = [], []
+        for c in self.goal.stopping_conditions:
+            r = resolve_command(split_command(c.command), self.ws, env, sys.executable)
+            if r.executable:
+                exes.append(r.executable)
+            if r.interpreter:
+                interps.append(r.interpreter)
+        fp = fingerprint(exes, interps)
+        roots = fp.roots if any(_PKG_DIR.startswith(r) for r in fp.roots) else (*fp.roots, _PKG_DIR)
+        return Fingerprint("", {}, tuple(roots), fp.top_roots, fp.executables, fp.modules).refresh()
+
+    def take_baseline(self, *, owner: str | None = None) -> dict[str, Any]:
+        """Hash the tree, fingerprint the toolchain, checkpoint, and run every check once."""
+        tree = self.walk(baseline=True)
+        env = {**os.environ, **self.goal.condition_env}
+        fp = self._toolchain(env)
+        cp = None
+        if self.goal.guards.checkpoint:
+            cp = self.store.commit(self.ws, tree, f"goalkeeper {self.goal.goal_id} baseline",
+                                   ref=f"refs/goalkeeper/{self.goal.goal_id}/0")
+        self._data = {"tree": {"digest": tree.digest, "files": dict(tree.files), "envDirs": list(tree.env_dirs)},
+                      "toolchain": fp.dump(), "outcomes": [], "autoProtect": self._auto_protect(),
+                      "checkpoint": {"commit": cp.commit, "tree": cp.tree} if cp else None}
+        run = self.run_checks(owner=owner, baseline=True)
+        after = self.walk()
+        if after.digest != tree.digest:
+            changed = _changes(tree, after)
+            unexpected = [p for p in changed if not glob_match(p, self.goal.guards.check_outputs)]
+            if unexpected:
+                raise ConfigError(
+                    f"goal {self.goal.goal_id}: the stopping conditions change the workspace when they run "
+                    f"({', '.join(unexpected[:8])}); a check that writes files would void every iteration. "
+                    "Point its output elsewhere, or list the files with --check-output GLOB"
+                )
+        self._data["outcomes"] = run.outcomes
+        self._data["results"] = [r.dump() for r in run.results]
+        self._data["digest"] = _seal_digest(self._data)
+        write_json_atomic(self.path, self._data)
+        return {"tree": tree.digest, "files": len(tree.files), "toolchain": fp.digest,
+                "checkpoint": cp.commit if cp else None, "sealDigest": self._data["digest"],
+                "results": run.results}
+
+    def run_checks(self, *, owner: str | None = None, baseline: bool = False) -> SealedRun:
+        return run_sealed(self.goal.stopping_conditions, self.ws, baselines=[] if baseline else self.outcomes,
+                          extra_env=self.goal.condition_env, runner=self.runner, owner=owner)
+
+    # --- what rejects an iteration ----------------------------------------------------------
+    def toolchain_changes(self) -> list[str]:
+        before = self.toolchain
+        now = before.refresh()
+        if now.digest == before.digest:
+            return []
+        allow = self.goal.guards.allow_edit
+        return [p for p in changed_paths(before, now) if not _allowed(p, self.ws, allow)]
+
+    def findings(self, tree: Tree) -> list[Finding]:
+        g = self.goal.guards
+        base = self.baseline_tree
+        found = protected_findings(base, tree, protect=self.protect, tests=g.test_paths, allow=g.allow_edit)
+        cp = self.baseline_checkpoint
+        entries = self.store.entries(cp) if cp else {}
+
+        def read(rel: str) -> bytes | None:
+            e = entries.get(rel)
+            return self.store.read_blobs([e[1]])[e[1]] if e else None
+
+        found += scan_changes(base, tree, self.ws, read, tests=g.test_paths, allow=g.allow_edit,
+                              toolchain_modules=self.toolchain.modules)
+        for p in self.toolchain_changes()[:20]:
+            found.append(Finding("toolchain", p, f"the checks' toolchain changed: {p}"))
+        return found
+
+    # --- checkpoints ------------------------------------------------------------------------
+    def checkpoint(self, tree: Tree, message: str, parent: Checkpoint | None, ref: str) -> Checkpoint | None:
+        if not self.goal.guards.checkpoint:
+            return None
+        return self.store.commit(self.ws, tree, message, parent=parent.commit if parent else None, ref=ref)
+
+    def restore(self, cp: Checkpoint, current: Tree | None = None) -> tuple[list[str], list[str]]:
+        return self.store.restore(self.ws, cp, current or self.walk())
+
+
+def _allowed(path: str, ws: Path, allow: Iterable[str]) -> bool:
+    try:
+        rel = str(Path(path).relative_to(ws)).replace(os.sep, "/")
+    except ValueError:
+        rel = path
+    return glob_match(rel, allow) or glob_match(path, allow)
+
+
+def _changes(a: Tree, b: Tree) -> list[str]:
+    return sorted(p for p in set(a.files) | set(b.files) if a.files.get(p) != b.files.get(p))
+
+
+def _seal_digest(data: Mapping[str, Any]) -> str:
+    import hashlib
+    import json
+
+    body = {k: v for k, v in data.items() if k != "digest"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def describe(command: str | list[str]) -> str:
+    return command if isinstance(command, str) else shlex.join(command)

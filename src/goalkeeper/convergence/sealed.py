@@ -1,0 +1,277 @@
+"""Stopping conditions run in a sealed environment, judged from structured reports.
+
+For each condition goalkeeper resolves the program itself (:mod:`.toolchain`)
+and, where it knows the tool, instruments it:
+
+* **pytest** (``pytest``, ``python -m pytest``, ``coverage run -m pytest``)
+  starts from its own interpreter through a bootstrap that pins pytest
+  before the workspace is on ``sys.path``, with goalkeeper's probe plugin
+  recording every outcome to a private file. Outcomes are compared with the
+  baseline run: every baseline test must run and pass, skips and
+  deselections may not rise, replaced runner functions are tampering, and no
+  report means the run proved nothing;
+* **coverage** writes its data to a private file and goalkeeper reads the
+  total from ``coverage json`` run by itself;
+* **ruff** reports JSON (``--output-format json --no-cache``).
+
+Every check runs with a private pycache (planted bytecode is never read),
+no bytecode writes, private tool caches, and none of the caller's
+``PYTHON*``/``PYTEST_*``/``COVERAGE_*`` variables. Static tools (ruff, mypy,
+flake8) never execute the code under test, so with their config and
+toolchain sealed, their verdict is sound; test runners execute it, which is
+why their results come from the probe. A condition goalkeeper cannot
+instrument is judged by exit code and summary as before and marked
+``unsealed``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..proc import ProcResult, Runner, run_argv
+from .toolchain import Resolved
+
+__all__ = [
+    "DROPPED_ENV",
+    "Outcomes",
+    "SealedCommand",
+    "collect",
+    "prepare",
+    "sealed_env",
+    "tests_verdict",
+]
+
+_DROP_PREFIXES = ("PYTHON", "PYTEST_", "COVERAGE_", "COV_CORE_", "RUFF_", "MYPY", "GOALKEEPER_", "VIRTUAL_ENV")
+DROPPED_ENV = ("LD_PRELOAD", "LD_AUDIT", "PIP_", "BASH_ENV", "ENV")
+_HERE = Path(__file__).with_name("_sealed")
+_RUFF_SUBCOMMANDS = frozenset({"check", "format", "rule", "config", "linter", "clean", "version", "help",
+                               "server", "analyze"})
+
+
+def sealed_env(base: Mapping[str, str], private: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a check runs in: the caller's, minus what steers the tools, plus private caches."""
+    env = {k: v for k, v in base.items()
+           if not k.startswith(_DROP_PREFIXES) and k not in DROPPED_ENV and not k.startswith("PIP_")}
+    env.update({
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONPYCACHEPREFIX": str(private / "pycache"),
+        "COVERAGE_FILE": str(private / "coverage.data"),
+        "MYPY_CACHE_DIR": str(private / "mypy-cache"),
+        "RUFF_CACHE_DIR": str(private / "ruff-cache"),
+        "PYTEST_ADDOPTS": "-p no:cacheprovider",
+        "GOALKEEPER_PROBE_OUT": str(private / "probe.json"),
+    })
+    env.update(extra or {})
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class SealedCommand:
+    argv: list[str]
+    tool: str | None
+    sealed: bool
+    probe: Path | None = None
+    coverage_python: str | None = None
+    ruff_json: bool = False
+
+
+def _install_helpers(private: Path) -> Path:
+    """Fresh copies of the bootstrap and probe for this check (nothing earlier can have touched them)."""
+    d = private / "helpers"
+    d.mkdir(parents=True, exist_ok=True)
+    for name in ("bootstrap.py", "gk_probe.py"):
+        shutil.copyfile(_HERE / name, d / name)
+    return d / "bootstrap.py"
+
+
+def _pytest_args(args: list[str]) -> list[str]:
+    return [*args, "-p", "gk_probe"]
+
+
+def prepare(res: Resolved, private: Path) -> SealedCommand:
+    """The argv to run for a resolved condition command, instrumented where we can."""
+    tool, interp = res.tool, res.interpreter
+    if tool == "ruff" and res.executable:
+        # `ruff` itself, or `python -m ruff` (started through the bootstrap, so ./ruff/ cannot stand in)
+        head = [interp, str(_install_helpers(private)), "ruff"] if interp else [res.executable]
+        args = list(res.tool_args)
+        sub = args[0] if args and not args[0].startswith("-") and args[0] in _RUFF_SUBCOMMANDS else None
+        if sub in (None, "check"):
+            rest = args[1:] if sub else args
+            return SealedCommand([*head, "check", *rest, "--output-format", "json", "--no-cache"],
+                                 "ruff", True, ruff_json=True)
+        return SealedCommand([*head, *args], "ruff", True)
+    if interp is None or tool is None:
+        return SealedCommand(list(res.argv), tool, tool in ("mypy", "ruff"))
+    boot = _install_helpers(private)
+    probe = private / "probe.json"
+    if tool == "pytest":
+        return SealedCommand([interp, str(boot), "pytest", *_pytest_args(res.tool_args)], "pytest", True, probe,
+                             coverage_python=interp)
+    if tool == "coverage":
+        args = list(res.tool_args)
+        if args[:1] == ["run"] and "-m" in args:
+            i = args.index("-m")
+            if i + 1 < len(args) and args[i + 1] == "pytest":
+                args = [*args[:i + 2], *_pytest_args(args[i + 2:])]
+                return SealedCommand([interp, str(boot), "coverage", *args], "coverage", True, probe, interp)
+        return SealedCommand([interp, str(boot), "coverage", *args], "coverage", True, None, interp)
+    # another module (unittest, mypy, ...): pinned by the bootstrap, judged by exit code and summary
+    return SealedCommand([interp, str(boot), tool, *res.tool_args], tool, tool == "mypy")
+
+
+# --- reading what the tools reported ------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """Final outcome per test node id, from the probe."""
+
+    by_id: Mapping[str, str]
+    deselected: int = 0
+    collect_errors: tuple[str, ...] = ()
+    tampered: tuple[str, ...] = ()
+    exitstatus: int | None = None
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    def dump(self) -> dict[str, Any]:
+        return {"byId": dict(self.by_id), "deselected": self.deselected, "collectErrors": list(self.collect_errors),
+                "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts)}
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> Outcomes:
+        return cls({str(k): str(v) for k, v in (data.get("byId") or {}).items()}, int(data.get("deselected") or 0),
+                   tuple(data.get("collectErrors") or ()), tuple(data.get("tampered") or ()),
+                   data.get("exitstatus"), dict(data.get("counts") or {}))
+
+    def summary(self) -> str:
+        c = self.counts
+        parts = [f"{c.get('passed', 0)} passed"]
+        parts += [f"{c[k]} {k}" for k in ("failed", "error", "skipped", "xfailed", "xpassed") if c.get(k)]
+        if self.deselected:
+            parts.append(f"{self.deselected} deselected")
+        return "pytest: " + ", ".join(parts)
+
+
+def _final(reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for r in reports:
+        nid, when, outcome, xf = str(r.get("nodeid")), r.get("when"), r.get("outcome"), bool(r.get("xfail"))
+        prev = out.get(nid)
+        if outcome == "failed":
+            out[nid] = "failed" if when == "call" else "error"
+        elif outcome == "skipped" and prev not in ("failed", "error"):
+            out[nid] = "xfailed" if xf else "skipped"
+        elif outcome == "passed" and when == "call" and prev is None:
+            out[nid] = "xpassed" if xf else "passed"
+    return out
+
+
+def read_probe(path: Path) -> Outcomes | None:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(64 << 20)
+        data = json.loads(raw)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
+        return None
+    by_id = _final([r for r in data["reports"] if isinstance(r, dict)])
+    for nid in data.get("collected") or []:
+        by_id.setdefault(str(nid), "not run")
+    counts: dict[str, int] = {}
+    for v in by_id.values():
+        counts[v] = counts.get(v, 0) + 1
+    return Outcomes(by_id, len(data.get("deselected") or []), tuple(map(str, data.get("collectErrors") or [])),
+                    tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts)
+
+
+def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
+    """Did the tests pass, compared with the baseline run? (passed, why)."""
+    why = now.summary()
+    if now.tampered:
+        return False, f"the test runner was patched while the tests ran ({', '.join(now.tampered[:5])})"
+    if now.collect_errors:
+        return False, f"{why}; collection errors in {', '.join(now.collect_errors[:5])}"
+    bad = sorted(n for n, o in now.by_id.items() if o in ("failed", "error", "not run"))
+    if bad:
+        return False, f"{why}; failing: {', '.join(bad[:8])}" + (" ..." if len(bad) > 8 else "")
+    if not any(o == "passed" for o in now.by_id.values()):
+        return False, f"{why}; no test passed"
+    if baseline is not None:
+        expected = {n for n, o in baseline.by_id.items() if o not in ("skipped", "xfailed")}
+        missing = sorted(expected - set(now.by_id))
+        if missing:
+            return False, f"{why}; {len(missing)} baseline test(s) did not run: {', '.join(missing[:5])}"
+        newly = sorted(n for n, o in now.by_id.items()
+                       if o in ("skipped", "xfailed") and baseline.by_id.get(n) not in ("skipped", "xfailed"))
+        if newly:
+            return False, f"{why}; {len(newly)} test(s) now skipped or xfailed: {', '.join(newly[:5])}"
+        if now.deselected > baseline.deselected:
+            return False, f"{why}; deselected tests rose from {baseline.deselected} to {now.deselected}"
+    return True, why
+
+
+def coverage_total(python: str, ws: Path, env: Mapping[str, str], private: Path,
+                   runner: Runner = run_argv) -> float | None:
+    """Percent covered, read by goalkeeper from the private data file with ``coverage json``."""
+    data = Path(env.get("COVERAGE_FILE", ""))
+    parallel = list(data.parent.glob(data.name + ".*"))
+    if not data.exists() and not parallel:
+        return None
+    boot = _install_helpers(private)
+    common = {"cwd": ws, "env": env, "inherit_env": False, "timeout": 300, "resolve": False, "strict": True}
+    if parallel:  # pytest-cov or `parallel = true` leave one file per process
+        runner([python, str(boot), "coverage", "combine", "-q", "--keep"], **common)
+    out = private / "coverage.json"
+    res = runner([python, str(boot), "coverage", "json", "-q", "-o", str(out)], **common)
+    if res.exit_code != 0:
+        return None
+    try:
+        return float(json.loads(out.read_text(encoding="utf-8"))["totals"]["percent_covered"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def ruff_findings(stdout: str) -> list[str] | None:
+    """``code path:line`` of each finding in ruff's JSON output, or None if it is not that JSON."""
+    text = stdout.strip()
+    start = text.find("[")
+    if start < 0:
+        return None
+    try:
+        data = json.loads(text[start:])
+    except ValueError:
+        return None
+    if not isinstance(data, list):
+        return None
+    out = []
+    for d in data:
+        if isinstance(d, dict):
+            loc = d.get("location") or {}
+            path = str(d.get("filename", "?"))
+            out.append(f"{d.get('code')} {path}:{loc.get('row', '?') if isinstance(loc, dict) else '?'}")
+    return out
+
+
+def collect(cmd: SealedCommand, res: ProcResult) -> dict[str, Any]:
+    """The structured part of a check's result (probe outcomes, ruff findings), for the verdict."""
+    out: dict[str, Any] = {"sealed": cmd.sealed, "tool": cmd.tool}
+    if cmd.probe is not None:
+        got = read_probe(cmd.probe)
+        out["outcomes"] = got.dump() if got else None
+    if cmd.ruff_json:
+        out["ruff"] = ruff_findings(res.stdout)
+    return out
+
+
+def private_dir(root: Path, label: str) -> Path:
+    d = root / label
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(d, 0o700)
+    return d

@@ -1,0 +1,267 @@
+"""What the checks execute, resolved once and fingerprinted, so a maker cannot swap it.
+
+For every stopping condition we resolve the program it starts (``pytest``
+on PATH, ``.venv/bin/pytest``, ``python -m pytest`` ...) to a real file, find
+the Python interpreter behind it (a console script's shebang), and ask that
+interpreter where its code lives. The fingerprint is the stat signature
+(inode, size, mtime, ctime, mode) of every file there, except bytecode
+caches (the checks run with a private pycache, so those are never read), plus
+the executables themselves, wherever they are: inside a workspace ``.venv`` or
+outside the workspace. ctime cannot be set from user space, so an edited
+``pytest`` or an appended ``.pth`` shows even with its mtime restored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Fingerprint", "Resolved", "changed_paths", "fingerprint", "interpreter_info", "resolve_command"]
+
+_PY = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_ENV_BINS = (".venv/bin", "venv/bin", ".env/bin", "env/bin")
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A condition's argv made concrete: ``tool`` is pytest/coverage/ruff/... or None."""
+
+    argv: list[str]
+    executable: str | None
+    interpreter: str | None = None
+    tool: str | None = None
+    tool_args: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+
+def _shebang(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].decode(errors="replace").strip().split()
+    if not line:
+        return None
+    if Path(line[0]).name == "env" and len(line) > 1:
+        return shutil.which(line[1])
+    return line[0]
+
+
+def _which(exe: str, ws: Path, path_env: str | None) -> str | None:
+    if os.sep in exe:
+        p = Path(exe) if os.path.isabs(exe) else ws / exe
+        return str(p) if p.is_file() and os.access(p, os.X_OK) else None
+    # "." or empty PATH entries would let the workspace shadow any program: dropped
+    safe = os.pathsep.join(d for d in (path_env or os.defpath).split(os.pathsep) if d and os.path.isabs(d))
+    found = shutil.which(exe, path=safe)
+    if found:
+        return found
+    for d in _ENV_BINS:  # a project venv the user did not activate
+        cand = ws / d / exe
+        if cand.is_file() and os.access(cand, os.X_OK):
+            return str(cand)
+    return None
+
+
+KNOWN_TOOLS = {"pytest": "pytest", "py.test": "pytest", "coverage": "coverage", "ruff": "ruff", "mypy": "mypy"}
+
+
+def _sibling_python(exe: str, tool: str) -> str | None:
+    """The interpreter next to a console script that is not a Python script (a pyenv shim, say)."""
+    for name in ("python3", "python"):
+        cand = Path(exe).parent / name
+        if cand.is_file() and os.access(cand, os.X_OK):
+            try:
+                ok = subprocess.run([str(cand), "-I", "-c", f"import {tool}"], capture_output=True, timeout=30,
+                                    stdin=subprocess.DEVNULL).returncode == 0
+            except (OSError, subprocess.TimeoutExpired):
+                ok = False
+            if ok:
+                return str(cand)
+    return None
+
+
+def resolve_command(argv: Sequence[str], ws: Path, env: Mapping[str, str], fallback_python: str) -> Resolved:
+    """Resolve ``argv[0]`` without ever running anything from the workspace by accident.
+
+    ``tool`` is set when the command runs a tool goalkeeper can instrument
+    (pytest, coverage, ruff, mypy), with ``interpreter`` the Python that runs it.
+    """
+    args = list(argv)
+    if not args:
+        return Resolved(args, None, problem="empty command")
+    exe_name = args[0]
+    base = Path(exe_name).name
+    exe = _which(exe_name, ws, env.get("PATH"))
+    if exe is None and (base in KNOWN_TOOLS or _PY.match(base)):
+        exe = fallback_python  # goalkeeper's own interpreter, with a safe path (never the workspace's)
+        args = [fallback_python, *(["-m", KNOWN_TOOLS[base]] if base in KNOWN_TOOLS else []), *args[1:]]
+        base = Path(fallback_python).name
+    if exe is None:
+        return Resolved(args, None, problem=f"cannot run {exe_name!r}: not found on PATH or in a project venv")
+    real = os.path.realpath(exe)
+    if _PY.match(base) or _PY.match(Path(real).name):
+        if len(args) >= 3 and args[1] == "-m":
+            return Resolved([exe, *args[1:]], exe, exe, args[2].split(".")[0], args[3:])
+        return Resolved([exe, *args[1:]], exe, exe)
+    tool = KNOWN_TOOLS.get(base)
+    if tool is None:
+        return Resolved([exe, *args[1:]], exe)
+    bang = _shebang(real)
+    interp = bang if bang and _PY.match(Path(bang).name) else None
+    if interp is None and tool != "ruff":
+        interp = _sibling_python(exe, tool)
+    return Resolved([exe, *args[1:]], exe, interp, tool, args[1:])
+
+
+_INFO = (
+    "import json, site, sys, sysconfig\n"
+    "p = sysconfig.get_paths()\n"
+    "u = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
+    "print(json.dumps({'executable': sys.executable, 'stdlib': p['stdlib'], 'platstdlib': p['platstdlib'],"
+    " 'purelib': p['purelib'], 'platlib': p['platlib'], 'scripts': p['scripts'], 'user': u,"
+    " 'version': list(sys.version_info[:2])}))\n"
+)
+
+
+def interpreter_info(python: str) -> dict[str, object] | None:
+    """Where an interpreter keeps its code (run with -I: nothing of the caller steers it)."""
+    try:
+        res = subprocess.run([python, "-I", "-c", _INFO], capture_output=True, text=True, timeout=30,
+                             stdin=subprocess.DEVNULL, env={"PATH": os.environ.get("PATH", os.defpath)})
+        data = json.loads(res.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """Stat signatures of what the checks execute; ``refresh`` re-reads the same places."""
+
+    digest: str
+    files: Mapping[str, str]
+    roots: tuple[str, ...] = ()
+    top_roots: tuple[str, ...] = ()
+    executables: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
+
+    def dump(self) -> dict[str, object]:
+        return {"digest": self.digest, "roots": list(self.roots), "topRoots": list(self.top_roots),
+                "executables": list(self.executables), "modules": list(self.modules), "files": dict(self.files)}
+
+    @classmethod
+    def load(cls, data: Mapping[str, object]) -> Fingerprint:
+        def strs(key: str) -> tuple[str, ...]:
+            v = data.get(key)
+            return tuple(str(x) for x in v) if isinstance(v, list) else ()
+
+        files = data.get("files")
+        return cls(str(data.get("digest", "")), {str(k): str(v) for k, v in files.items()} if isinstance(files, dict)
+                   else {}, strs("roots"), strs("topRoots"), strs("executables"), strs("modules"))
+
+    def refresh(self) -> Fingerprint:
+        files: dict[str, str] = {}
+        _exes(self.executables, files)
+        for r in self.roots:
+            _walk_root(r, files)
+        for r in self.top_roots:
+            _walk_root(r, files, top_only=True)
+        return Fingerprint(_total(files), dict(sorted(files.items())), self.roots, self.top_roots,
+                           self.executables, self.modules)
+
+
+def _total(files: Mapping[str, str]) -> str:
+    total = hashlib.sha256()
+    for p in sorted(files):
+        total.update(p.encode(errors="surrogateescape") + b"\0" + files[p].encode() + b"\n")
+    return total.hexdigest()
+
+
+def _exes(executables: Iterable[str], files: dict[str, str]) -> None:
+    for exe in executables:
+        for p in {exe, os.path.realpath(exe)}:
+            try:
+                files[p] = _sig(os.stat(p))
+            except OSError:
+                files[p] = "missing"
+
+
+def _sig(st: os.stat_result) -> str:
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_mode:o}"
+
+
+def _walk_root(root: str, files: dict[str, str], top_only: bool = False) -> None:
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if not top_only and e.name != "__pycache__":
+                    stack.append(e.path)
+                continue
+            files[e.path] = _sig(st)
+
+
+def _top_modules(site_dirs: Iterable[str]) -> set[str]:
+    mods = set()
+    for d in site_dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for n in names:
+            if n.endswith((".dist-info", ".egg-info", ".pth", ".data")) or n.startswith(("_distutils", "__")):
+                continue
+            mods.add(n[:-3] if n.endswith(".py") else n.split(".")[0])
+    return mods
+
+
+def fingerprint(executables: Iterable[str], interpreters: Iterable[str]) -> Fingerprint:
+    """Fingerprint the executables and every interpreter's library directories."""
+    exes = set(executables)
+    roots: list[str] = []
+    top: list[str] = []
+    site: list[str] = []
+    for py in sorted(set(interpreters)):
+        exes.add(py)
+        info = interpreter_info(py)
+        if info is None:
+            continue
+        exes.add(os.path.realpath(str(info["executable"])))
+        for key in ("purelib", "platlib", "user", "scripts"):
+            d = info.get(key)
+            if isinstance(d, str) and os.path.isdir(d) and d not in roots:
+                roots.append(d)
+                if key != "scripts":
+                    site.append(d)
+        for key in ("stdlib", "platstdlib"):  # sitecustomize.py and .pth can sit at its top
+            d = info.get(key)
+            if isinstance(d, str) and os.path.isdir(d) and d not in top and d not in roots:
+                top.append(d)
+    base = Fingerprint("", {}, tuple(roots), tuple(top), tuple(sorted(exes)), tuple(sorted(_top_modules(site))))
+    return base.refresh()
+
+
+def changed_paths(before: Fingerprint, after: Fingerprint) -> list[str]:
+    a, b = before.files, after.files
+    return sorted(p for p in set(a) | set(b) if a.get(p) != b.get(p))

@@ -1,0 +1,166 @@
+"""The workspace as evidence: every file on disk, hashed, whatever git ignores.
+
+A verdict is bound to a :class:`Tree`: the hash of every file under the
+workspace as the file system shows it (ignored files, caches and bytecode
+included), not git's view of it, so a file hidden by ``.gitignore`` or
+``.git/info/exclude`` is still seen. Left out are only:
+
+* ``.git`` directories (checkpoints live in a private git dir; nothing we
+  run reads the workspace repository),
+* environment directories (a ``pyvenv.cfg`` virtualenv, ``node_modules``,
+  a conda env): they belong to the toolchain, which is fingerprinted
+  separately (:mod:`.toolchain`),
+* goalkeeper's own state directory, when it lies inside the workspace.
+
+Hashing is incremental: a file whose (inode, size, mtime, ctime, mode) is
+unchanged since the last walk keeps its hash. ctime cannot be set from user
+space, so restoring an mtime does not hide an edit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["CACHE_DIRS", "Hasher", "Tree", "diff_trees", "env_dir", "walk"]
+
+# Output of tools, not input written by anyone: kept in the seal but not in "did the
+# maker change anything" (a maker that only ran the tests made no progress).
+CACHE_DIRS = frozenset({
+    "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", ".hypothesis", ".tox", ".nox",
+    ".cache", ".coverage_cache",
+})
+_CACHE_FILES = frozenset({".coverage"})
+_SKIP_DIRS = frozenset({".git"})
+# Inside .git, what steers the tools we run (ruff honours info/exclude) and what runs code
+# in the user's next git command (hooks, config): hashed like project files.
+_GIT_FILES = (".git/info/exclude", ".git/config")
+_GIT_DIRS = (".git/hooks",)
+
+
+def env_dir(path: Path, names: Iterable[str]) -> bool:
+    """A directory that is an environment (toolchain), not project source."""
+    n = set(names)
+    return path.name == "node_modules" or "pyvenv.cfg" in n or "conda-meta" in n
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """``files`` maps a workspace-relative path to its content hash (``f:``/``x:``/``l:``/``s:``)."""
+
+    digest: str
+    files: Mapping[str, str] = field(default_factory=dict)
+    env_dirs: tuple[str, ...] = ()
+
+    @property
+    def source_digest(self) -> str:
+        """The digest without tool caches: what changes when someone edits the project."""
+        return _digest((rel, h) for rel, h in self.files.items() if not is_cache(rel))
+
+
+def is_cache(rel: str) -> bool:
+    parts = rel.split("/")
+    return parts[-1] in _CACHE_FILES or any(p in CACHE_DIRS for p in parts[:-1])
+
+
+def _digest(items: Iterable[tuple[str, str]]) -> str:
+    total = hashlib.sha256()
+    for rel, h in items:
+        total.update(rel.encode(errors="surrogateescape") + b"\0" + h.encode() + b"\n")
+    return total.hexdigest()
+
+
+class Hasher:
+    """Content hashes with a stat cache, so re-walking an unchanged tree reads no file."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[tuple[int, ...], str]] = {}
+
+    def hash(self, path: str, st: os.stat_result) -> str:
+        mode = st.st_mode
+        if stat.S_ISLNK(mode):
+            return "l:" + hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
+        if not stat.S_ISREG(mode):
+            return f"s:{stat.S_IFMT(mode):o}"  # a FIFO, socket or device: never opened
+        key = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns, mode)
+        hit = self._cache.get(path)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        h = hashlib.sha256()
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as e:
+            return f"e:{e.errno}"
+        with os.fdopen(fd, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+        value = ("x:" if mode & 0o111 else "f:") + h.hexdigest()
+        self._cache[path] = (key, value)
+        return value
+
+
+def walk(workspace: str | Path, *, exclude: Iterable[str | Path] = (), hasher: Hasher | None = None,
+         env_dirs: Iterable[str] | None = None) -> Tree:
+    """Hash every file under ``workspace`` except ``.git``, environments and ``exclude``.
+
+    Environments are detected only when ``env_dirs`` is None (the baseline walk);
+    later walks skip exactly the baseline's, so a maker cannot hide files from
+    the snapshot by dropping a ``pyvenv.cfg`` into a new directory.
+    """
+    known = None if env_dirs is None else set(env_dirs)
+    ws = Path(workspace).resolve()
+    hasher = hasher or Hasher()
+    skip = {str(Path(e).resolve()) for e in exclude}
+    files: dict[str, str] = {}
+    envs: list[str] = []
+    stack = [(str(ws), "")]
+    while stack:
+        top, rel_top = stack.pop()
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            continue
+        if rel_top and (env_dir(Path(top), [e.name for e in entries]) if known is None
+                        else rel_top.rstrip("/") in known):
+            envs.append(rel_top.rstrip("/"))
+            continue
+        for e in entries:
+            rel = f"{rel_top}{e.name}"
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if e.name in _SKIP_DIRS or e.path in skip:
+                    continue
+                stack.append((e.path, rel + "/"))
+            elif e.path not in skip:
+                files[rel] = hasher.hash(e.path, st)
+    extra = list(_GIT_FILES)
+    for d in _GIT_DIRS:
+        with contextlib.suppress(OSError):
+            extra += [f"{d}/{n}" for n in os.listdir(ws / d)]
+    for rel in extra:
+        p = ws / rel
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            files[rel] = hasher.hash(str(p), st)
+    ordered = dict(sorted(files.items()))
+    return Tree(_digest(ordered.items()), ordered, tuple(sorted(envs)))
+
+
+def diff_trees(before: Tree, after: Tree) -> tuple[list[str], list[str], list[str]]:
+    """(added, changed, deleted) paths from ``before`` to ``after``."""
+    a, b = before.files, after.files
+    added = sorted(set(b) - set(a))
+    deleted = sorted(set(a) - set(b))
+    changed = sorted(p for p in set(a) & set(b) if a[p] != b[p])
+    return added, changed, deleted

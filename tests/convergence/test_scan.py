@@ -1,0 +1,116 @@
+"""The diff as a reviewer reads it: suppressions, skips, runner references, opaque code, shadowing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from goalkeeper.convergence.protect import classify, protected_findings
+from goalkeeper.convergence.scan import added_lines, scan_changes
+from goalkeeper.convergence.tree import walk
+
+BASE = {"app.py": "def add(a, b):\n    return a - b\n", "tests/test_app.py": "def test_add():\n    assert 1\n"}
+
+
+def _scan(tmp_path: Path, changes: dict[str, str | bytes]) -> list[str]:
+    ws = tmp_path / "ws"
+    for rel, text in BASE.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text(text)
+    base = walk(ws)
+    for rel, text in changes.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            (ws / rel).write_bytes(text)
+        else:
+            (ws / rel).write_text(text)
+    return [f.text() for f in scan_changes(base, walk(ws), ws, lambda rel: BASE.get(rel, "").encode() or None)]
+
+
+@pytest.mark.parametrize("line", [
+    "import os  # NOQA", "import os  # noqa:F401", "import os #noqa", "# flake8: noqa", "# ruff: noqa: E501",
+    "x = 1  # pylint: disable=invalid-name", "x: int = ''  # type: ignore[assignment]", "# mypy: ignore-errors",
+    "if x:  # pragma: no cover", "if x:  # PRAGMA: NO BRANCH", "// eslint-disable-next-line", "// @ts-ignore",
+    "/* istanbul ignore next */", "x := 1 //nolint:errcheck", "#[allow(dead_code)]", "# rubocop:disable Foo",
+    "@SuppressWarnings(\"unchecked\")", "# nosec", "# pyright: ignore",
+])
+def test_every_suppression_syntax_is_found(tmp_path: Path, line: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + line + "\n"})
+    assert any("suppression" in f and "app.py:3" in f for f in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "import pytest\n\n@pytest.mark.skip\ndef test_b():\n    pass\n",
+    "from pytest import skip as nope\n\ndef test_b():\n    nope('later')\n",
+    "import pytest as p\npytestmark = p.mark.xfail\n",
+    "import pytest\nmod = pytest.importorskip('app')\n",
+    "import pytest\nskipper = getattr(pytest, 'skip')\n",
+    "import unittest\n\n@unittest.skipIf(True, 'x')\nclass T(unittest.TestCase):\n    pass\n",
+])
+def test_skips_in_any_import_form_are_found(tmp_path: Path, text: str) -> None:
+    found = _scan(tmp_path, {"tests/test_new.py": text})
+    assert any("skip" in f for f in found), found
+
+
+def test_honest_changes_raise_nothing(tmp_path: Path) -> None:
+    fixed = "def add(a, b):\n    # skip blank lines: none here, skip() is not called\n    return a + b\n"
+    assert _scan(tmp_path, {"app.py": fixed, "helpers.py": "def skip_ws(s):\n    return s.strip()\n",
+                            "tests/test_more.py": "from app import add\n\ndef test_more():\n    assert add(2, 2) == 4\n"
+                            }) == []
+
+
+@pytest.mark.parametrize("text", [
+    "import _pytest.reports\n", "import os\nFAKE = 'PYTEST_CURRENT_TEST' in os.environ\n",
+    "import sys\nsys.modules['pytest'] = None\n", "from coverage import Coverage\n",
+])
+def test_code_under_test_that_reaches_for_the_runner_is_found(tmp_path: Path, text: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + text})
+    assert any("runner" in f for f in found), found
+
+
+def test_opaque_code_shadowing_and_links(tmp_path: Path) -> None:
+    unchecked = (3495).to_bytes(2, "little") + b"\r\n" + (1).to_bytes(4, "little") + b"\0" * 8 + b"code"
+    found = _scan(tmp_path, {
+        "__pycache__/app.cpython-311.pyc": unchecked, "fast.pyc": (3495).to_bytes(2, "little") + b"\r\n" + b"\0" * 14,
+        "pytest.py": "raise SystemExit(0)\n", "json.py": "x = 1\n", "pkg/__init__.py": "", "pkg/json.py": "x = 1\n",
+    })
+    text = "\n".join(found)
+    assert "unchecked hash-based bytecode" in text and "bytecode without source: fast.pyc" in text
+    assert "pytest.py shadows 'pytest'" in text and "json.py shadows 'json'" in text
+    assert "pkg/json.py" not in text  # inside a package it shadows nothing
+    ws = tmp_path / "ws"
+    base = walk(ws)
+    os.symlink("/etc", ws / "escape")
+    assert any("leads out of the workspace" in f.text() for f in scan_changes(base, walk(ws), ws, lambda r: None))
+
+
+def test_added_lines_are_the_new_ones_only() -> None:
+    assert added_lines("a\nb\n", "a\nx\nb\n") == [(2, "x")]
+    assert added_lines(None, "a\n") == [(1, "a")]
+
+
+@pytest.mark.parametrize("rel,kind", [
+    ("pytest.ini", "seal"), (".pytest.ini", "seal"), ("pytest.toml", "seal"), (".pytest.toml", "seal"),
+    ("sub/ruff.toml", "seal"), ("deep/er/.ruff.toml", "seal"), (".coveragerc.toml", "seal"), ("tox.ini", "seal"),
+    ("pkg/conftest.py", "seal"), ("x.pth", "seal"), (".gitignore", "seal"), ("sub/.gitignore", "seal"),
+    (".git/info/exclude", "seal"), (".github/workflows/ci.yml", "seal"), ("Makefile", "seal"),
+    ("site/sitecustomize.py", "seal"), ("evil-1.0.dist-info/entry_points.txt", "seal"),
+    ("tests/test_a.py", "test"), ("test_b.py", "test"), ("src/app.py", None), ("__pycache__/x.pyc", None),
+])
+def test_what_is_protected(rel: str, kind: str | None) -> None:
+    assert classify(rel) == kind
+
+
+def test_new_tests_may_be_added_but_baseline_tests_not_changed(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a(): assert f()\n")
+    base = walk(tmp_path)
+    (tmp_path / "tests" / "test_new.py").write_text("def test_new(): assert g()\n")
+    assert protected_findings(base, walk(tmp_path)) == []
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a(): pass\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -k nothing\n")
+    texts = [f.text() for f in protected_findings(base, walk(tmp_path))]
+    assert texts == ["added pytest config file pytest.ini", "edited protected test file tests/test_a.py"]
+    assert protected_findings(base, walk(tmp_path), allow=["pytest.ini", "tests/test_a.py"]) == []

@@ -1,0 +1,133 @@
+"""Checks run sealed and judged from structured reports: real pytest, coverage and ruff runs."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from goalkeeper.convergence.conditions import run_sealed
+from goalkeeper.convergence.goal import StoppingCondition
+
+PY = sys.executable
+APP = "def add(a, b):\n    return a + b\n"
+TESTS = "from app import add\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_zero():\n    assert add(0, 0) == 0\n"
+PYTEST = StoppingCondition(type="test_pass", command=[PY, "-m", "pytest", "-q", "-p", "no:randomly"])
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    w = tmp_path / "ws"
+    (w / "tests").mkdir(parents=True)
+    (w / "app.py").write_text(APP)
+    (w / "tests" / "test_app.py").write_text(TESTS)
+    (w / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
+    return w
+
+
+def _one(ws: Path, cond: StoppingCondition = PYTEST, baseline: dict[str, object] | None = None,
+         env: dict[str, str] | None = None) -> tuple[bool, str, dict[str, object] | None, list[str]]:
+    run = run_sealed([cond], ws, baselines=[baseline] if baseline else [], base_env=env)
+    r = run.results[0]
+    return r.passed, r.summary, run.outcomes[0], run.tampered
+
+
+def test_outcomes_come_from_the_probe(ws: Path) -> None:
+    ok, why, out, _ = _one(ws)
+    assert ok and why == "pytest: 2 passed"
+    (ws / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    ok, why, _, _ = _one(ws)
+    assert not ok and "failing: tests/test_app.py::test_add" in why
+
+
+def test_a_shadowing_pytest_module_in_the_workspace_is_not_run(ws: Path) -> None:
+    (ws / "pytest.py").write_text("print('10 passed in 0.01s'); raise SystemExit(0)\n")
+    (ws / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    ok, why, _, _ = _one(ws)
+    assert not ok and "failing" in why
+
+
+def test_forged_output_and_early_exit_prove_nothing(ws: Path) -> None:
+    (ws / "app.py").write_text(textwrap.dedent("""
+        import atexit, os
+        def _lie():
+            print("== 10 passed in 0.01s ==")
+            os._exit(0)
+        atexit.register(_lie)
+        def add(a, b):
+            return a - b
+    """))
+    ok, why, _, _ = _one(ws)
+    assert not ok and "failing" in why
+    (ws / "app.py").write_text("import os\nprint('== 2 passed in 0.1s =='); os._exit(0)\n")
+    ok, why, _, _ = _one(ws)
+    assert not ok and "no test report" in why
+
+
+def test_patching_the_report_machinery_is_tampering(ws: Path) -> None:
+    (ws / "app.py").write_text(textwrap.dedent("""
+        import _pytest.reports as r
+        _orig = r.TestReport.from_item_and_call
+        def _forge(cls, item, call):
+            rep = _orig.__func__(cls, item, call)
+            rep.outcome = "passed"
+            return rep
+        r.TestReport.from_item_and_call = classmethod(_forge)
+        def add(a, b):
+            return a - b
+    """))
+    ok, _, _, tampered = _one(ws)
+    assert not ok and any("TestReport" in t for t in tampered)
+
+
+def test_planted_bytecode_is_never_read(ws: Path) -> None:
+    import py_compile
+
+    (ws / "app.py").write_text(APP)
+    py_compile.compile(str(ws / "app.py"), cfile=str(ws / "__pycache__" / f"app.{sys.implementation.cache_tag}.pyc"),
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    (ws / "app.py").write_text("def add(a, b):\n    return a - b\n")  # the source keeps the bug
+    ok, _, _, _ = _one(ws)
+    assert not ok
+
+
+def test_the_baseline_sets_what_must_run(ws: Path) -> None:
+    _, _, base, _ = _one(ws)
+    assert base is not None
+    (ws / "tests" / "test_app.py").write_text(TESTS.replace("def test_zero", "def _not_collected"))
+    ok, why, _, _ = _one(ws, baseline=base)
+    assert not ok and "1 baseline test(s) did not run: tests/test_app.py::test_zero" in why
+    (ws / "tests" / "test_app.py").write_text("import pytest\n" + TESTS.replace(
+        "def test_zero", "@pytest.mark.skip\ndef test_zero"))
+    ok, why, _, _ = _one(ws, baseline=base)
+    assert not ok and "now skipped" in why
+
+
+def test_the_callers_pytest_addopts_and_pythonpath_are_dropped(ws: Path, tmp_path: Path) -> None:
+    import os
+
+    (ws / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    env = {**os.environ, "PYTEST_ADDOPTS": "--deselect tests/test_app.py::test_add", "PYTHONPATH": str(tmp_path)}
+    ok, why, _, _ = _one(ws, env=env)
+    assert not ok and "test_add" in why
+
+
+def test_coverage_is_read_by_goalkeeper_from_its_own_data(ws: Path) -> None:
+    pytest.importorskip("coverage")
+    (ws / "app.py").write_text(APP + "\ndef unused(x):\n    if x:\n        return 1\n    return 2\n")
+    (ws / ".coverage").write_text("planted data that must never be read\n")
+    cond = StoppingCondition(type="coverage_threshold", threshold=90,
+                             command=[PY, "-m", "coverage", "run", "--source=app", "-m", "pytest", "-q"])
+    ok, why, _, _ = _one(ws, cond)
+    assert not ok and "coverage 50.00% vs threshold 90%" in why
+
+
+def test_ruff_is_judged_from_its_json(ws: Path) -> None:
+    cond = StoppingCondition(type="lint_clean", command=[PY, "-m", "ruff", "check", "."])
+    (ws / "app.py").write_text("import os\n" + APP)
+    (ws / "ruff").mkdir()
+    (ws / "ruff" / "__main__.py").write_text("print('All checks passed!')\n")  # a shadow for python -m ruff
+    ok, why, _, _ = _one(ws, cond)
+    assert not ok and "F401" in why
