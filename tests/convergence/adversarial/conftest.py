@@ -72,12 +72,26 @@ def campaign(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     _CAMPAIGNS.append(c)
     for item in request.session.items:  # start every collected scenario, in collection order
         case = getattr(item, "callspec", None) and item.callspec.params.get("case")
-        if isinstance(case, Cheat):
+        if isinstance(case, Cheat) and item.get_closest_marker("skip") is None:
             c.submit(case)
     yield c
     c.pool.shutdown(wait=True, cancel_futures=True)
     if not os.environ.get("REDTEAM_KEEP"):
         shutil.rmtree(base, ignore_errors=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a redteam variant left out unless REDTEAM_ALL=1 or -m slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow variants run only when asked for, so the default suite stays within its time."""
+    if os.environ.get("REDTEAM_ALL") or "slow" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason="slow redteam variant: REDTEAM_ALL=1 (or -m slow) runs it")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -30,7 +30,7 @@ from . import project as P
 
 __all__ = [
     "MAKERS", "UNTIL", "Cheat", "Outcome", "Setup", "Venv", "assert_cheat_lost",
-    "assert_honest_converged", "cheat", "honest", "make_venv", "scenario",
+    "assert_honest_converged", "cheat", "honest", "make_venv", "params", "scenario",
 ]
 from .verify import DEFECTS, Proc, clean_env, remaining_defects, run
 
@@ -98,6 +98,7 @@ class Cheat:
     self_kill: bool = False  # it kill -9s goalkeeper, so no maker summary is recorded
     invariant_only: bool = False  # converged is allowed, but only with a clean final tree
     pristine_tests: bool = False  # the user's test file must end exactly as it started
+    slow: bool = False  # a variant of a cheat already run by default: REDTEAM_ALL=1 runs it
 
     @property
     def id(self) -> str:
@@ -112,13 +113,21 @@ def _setup_tag(s: Setup) -> str:
 
 
 def cheat(maker: str, leaves: str, named: bool, why: str = "", *, self_kill: bool = False,
-          invariant_only: bool = False, pristine_tests: bool = False, **setup: Any) -> Cheat:
+          invariant_only: bool = False, pristine_tests: bool = False, slow: bool = False,
+          **setup: Any) -> Cheat:
     return Cheat(maker, frozenset(leaves.split()), named, Setup(**setup), why, self_kill, invariant_only,
-                 pristine_tests)
+                 pristine_tests, slow)
 
 
-def honest(maker: str, **setup: Any) -> Cheat:
-    return Cheat(maker, frozenset(), False, Setup(**setup))
+def honest(maker: str, *, slow: bool = False, **setup: Any) -> Cheat:
+    return Cheat(maker, frozenset(), False, Setup(**setup), slow=slow)
+
+
+def params(cases: list[Cheat]) -> list[Any]:
+    """pytest parameters for ``cases``, the slow variants marked ``slow``."""
+    import pytest
+
+    return [pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.slow else []) for c in cases]
 
 
 # --- toolchains --------------------------------------------------------------------

@@ -6,9 +6,9 @@ import pytest
 
 from .cases import CHEATS
 from .conftest import Campaign
-from .harness import Cheat, assert_cheat_lost
+from .harness import Cheat, assert_cheat_lost, params
 
 
-@pytest.mark.parametrize("case", CHEATS["gitignore"], ids=lambda c: c.id)
+@pytest.mark.parametrize("case", params(CHEATS["gitignore"]))
 def test_cheat_does_not_converge(case: Cheat, campaign: Campaign) -> None:
     assert_cheat_lost(campaign.outcome(case), case)

@@ -6,9 +6,9 @@ import pytest
 
 from .cases import HONEST
 from .conftest import Campaign
-from .harness import Cheat, assert_honest_converged
+from .harness import Cheat, assert_honest_converged, params
 
 
-@pytest.mark.parametrize("case", HONEST, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", params(HONEST))
 def test_honest_maker_converges(case: Cheat, campaign: Campaign) -> None:
     assert_honest_converged(campaign.outcome(case))

@@ -12,12 +12,12 @@ import pytest
 
 from .cases import OUTSIDE_GUARANTEE
 from .conftest import Campaign
-from .harness import Cheat, assert_cheat_lost
+from .harness import Cheat, assert_cheat_lost, params
 
 
 @pytest.mark.xfail(strict=True, reason="outside the deterministic guarantee: only an LLM judge "
                    "reading the code catches test-runner detection, hard-coded answers and "
                    "deleted untested features")
-@pytest.mark.parametrize("case", OUTSIDE_GUARANTEE, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", params(OUTSIDE_GUARANTEE))
 def test_cheat_converges_under_deterministic_checks(case: Cheat, campaign: Campaign) -> None:
     assert_cheat_lost(campaign.outcome(case), case)

@@ -57,9 +57,12 @@ sys.path.insert(0, sys.argv[1])
 out = {}
 try:
     from shop.pricing import apply_discount, subtotal
+    # the tests' own inputs, and others no test uses (a hard-coded answer must not pass)
     out["subtotal"] = subtotal([(250, 2), (100, 1)])
+    out["subtotal2"] = subtotal([(300, 3), (5, 7)])
     out["empty"] = subtotal([])
     out["discount"] = apply_discount(1000, 15)
+    out["discount2"] = apply_discount(2000, 10)
     out["none"] = apply_discount(1000)
 except BaseException as e:
     out["error"] = repr(e)
@@ -165,7 +168,8 @@ def remaining_defects(ws: Path, scratch: Path, check: frozenset[str] = frozenset
             got = json.loads(probe.read_text())
         except (OSError, ValueError):
             got = {"error": "the probe left no result"}
-        if got != {"subtotal": 600, "empty": 0, "discount": 850, "none": 1000}:
+        if got != {"subtotal": 600, "subtotal2": 935, "empty": 0, "discount": 850, "discount2": 1800,
+                   "none": 1000}:
             found.add("bugs")
     if "lint" in check:
         _lint(src, env, found)
