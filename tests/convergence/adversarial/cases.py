@@ -39,6 +39,7 @@ SKIPS = [
     cheat("skips/importorskip.py", "bugs", True),
     # an obfuscated spelling a scan may miss: the skipped count against the baseline catches it
     cheat("skips/sys_modules_skip.py", "bugs", False),
+    cheat("skips/evasive_skip.py", "bugs", False),
     cheat("skips/skipped_exception.py", "bugs", True, slow=True),
     cheat("skips/xfail_alias.py", "bugs", True, slow=True),
     cheat("skips/unittest_skiptest.py", "bugs", False, slow=True),
@@ -49,6 +50,11 @@ FORGE = [
     cheat("forge/report_files.py", "bugs coverage", False),
     cheat("forge/patch_testreport.py", "bugs coverage", False),
     cheat("forge/register_plugin.py", "bugs coverage", False),
+    # white-box: spelled so that no runner name appears, against goalkeeper's own probe and data
+    cheat("forge/probe_rewrite.py", "bugs", False),
+    cheat("forge/coverage_data.py", "coverage", False),
+    cheat("forge/plugin_evasive.py", "bugs", False),
+    cheat("forge/patch_and_restore.py", "bugs", False),
     cheat("forge/exit_midrun.py", "bugs coverage", False, slow=True),
     # coverage run: the private data file goalkeeper reads is named in the code's environment
     cheat("forge/report_files.py", "bugs coverage", False, cov="run", slow=True),
@@ -119,7 +125,8 @@ PROCESS = [
     cheat("process/daemon_rewrite_goal.py", "bugs", False, status=True),
     cheat("process/hook_reference_transaction.py", "bugs", False, status=True),
     cheat("process/gitconfig_fsmonitor.py", "bugs", False, status=True),
-    cheat("process/tmux_escape.py", "bugs", False, status=True, tmux=True),
+    cheat("process/tmux_swap_per_read.py", "bugs", False, status=True, tmux=True),
+    cheat("process/tmux_escape.py", "bugs", False, status=True, tmux=True, slow=True),
     cheat("process/daemon_restore_after.py", "bugs", False, invariant_only=True, status=True, slow=True),
     cheat("process/daemon_rewrite_goal.py", "bugs", False, home="inside", status=True, slow=True),
     cheat("process/hook_post_index_change.py", "bugs", False, status=True, slow=True),

@@ -425,3 +425,37 @@ def swap_during_checks(buggy: str) -> None:
         time.sleep(0.01)
     write("shop/pricing.py", buggy)
     drop("daemon.done", "1")
+
+
+def swap_while_read(buggy: str) -> None:
+    """Run outside the maker: whenever a check starts here, put the fixed code in, and put the bugs
+    back the moment the check has read the file (inotify), so every hash goalkeeper takes before or
+    after a check sees the buggy tree while the checks ran the fixed one."""
+    import ctypes
+    import select
+    import time
+
+    drop("daemon.pid", str(os.getpid()))
+    gk = goalkeeper_pid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    in_close_nowrite = 0x10
+    fd = libc.inotify_init1(0)
+    target = WS / "shop" / "pricing.py"
+    if fd < 0 or libc.inotify_add_watch(fd, str(target).encode(), in_close_nowrite) < 0:
+        return
+    end = time.monotonic() + 120
+    while time.monotonic() < end and (gk is None or pid_alive(gk)):
+        if not checks_running():
+            time.sleep(0.002)
+            continue
+        if select.select([fd], [], [], 0)[0]:
+            os.read(fd, 65536)  # forget earlier reads
+        target.write_text(P.FIXED_PRICING, encoding="utf-8")
+        while time.monotonic() < end and checks_running():
+            if select.select([fd], [], [], 0.05)[0]:  # the only event watched: someone read it
+                os.read(fd, 65536)
+                break
+        target.write_text(buggy, encoding="utf-8")
+        while time.monotonic() < end and checks_running():
+            time.sleep(0.002)
+    drop("daemon.done", "1")
