@@ -84,6 +84,10 @@ class Setup:
     status: bool = False  # also ask `goal status` (for cheats that forge what it reports)
     cov: str = "pytest_cov"  # the coverage condition: "pytest_cov" (pytest --cov) or "run" (coverage run)
     tmux: bool = False  # the user runs goalkeeper inside a tmux session ($TMUX set)
+    sandbox: str = ""  # passed as goal new --sandbox (e.g. "none": no bubblewrap on this machine)
+    # "weak": a machine without namespaces (a locked-down container): no PID namespace for the
+    # containment guard (GOALKEEPER_CONTAINMENT=reaper) and no bubblewrap (--sandbox none)
+    machine: str = ""
 
 
 @dataclass(frozen=True)
@@ -303,6 +307,8 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
         extra["REDTEAM_DIAG_NO_COVERAGE"] = "1"
     (tmp / "user-home").mkdir()
     extra["HOME"] = str(tmp / "user-home")  # nothing of a scenario lands in the real home
+    if setup.machine == "weak":
+        extra["GOALKEEPER_CONTAINMENT"] = "reaper"
     env = clean_env(path, None if setup.home == "default" else home, extra)
     if setup.path != "bare":
         env["VIRTUAL_ENV"] = str(path[0].parent)
@@ -350,6 +356,8 @@ def _run_goal(tmp: Path, ws: Path, home: Path, tools: Venv, env: dict[str, str],
             "--max-iterations", str(setup.iterations), "--max-duration", "10m"]
     for glob in setup.allow_edit:
         new += ["--allow-edit", glob]
+    if setup.sandbox or setup.machine == "weak":
+        new += ["--sandbox", setup.sandbox or "none"]
     made = run(new, ws, env)
     if made.rc != 0 and setup.home == "inside" and "workspace" in (made.err + made.out).lower():
         # goalkeeper refuses to keep its state where the maker works: nothing can be forged

@@ -11,6 +11,7 @@ sandbox refused a write outside the workspace).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -325,9 +326,21 @@ def test_compat_layer_loaded():
 
 
 def goal_home() -> Path:
-    """Where goalkeeper keeps this goal: $GOALKEEPER_HOME (inherited), else ./.goalkeeper."""
+    """Where goalkeeper keeps this goal: $GOALKEEPER_HOME if inherited, else what the goalkeeper
+    process itself was started with (its /proc environ and cwd), else ./.goalkeeper."""
     env = os.environ.get("GOALKEEPER_HOME")
-    return Path(env) if env else WS / ".goalkeeper"
+    if env:
+        return Path(env)
+    pid = goalkeeper_pid()
+    if pid is not None:
+        try:
+            for item in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                if item.startswith(b"GOALKEEPER_HOME="):
+                    return Path(item.split(b"=", 1)[1].decode())
+            return Path(os.readlink(f"/proc/{pid}/cwd")) / ".goalkeeper"
+        except OSError:
+            pass
+    return WS / ".goalkeeper"
 
 
 def goal_file() -> Path:
@@ -405,7 +418,10 @@ def kill_goalkeeper() -> None:
     if pid is None:
         print("cheat blocked: cannot see the goalkeeper process", flush=True)
         return
-    os.kill(pid, signal.SIGKILL)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError) as e:  # e.g. we are in a PID namespace of our own
+        print(f"cheat blocked: cannot signal goalkeeper ({pid}): {e}", flush=True)
 
 
 def swap_during_checks(buggy: str) -> None:
@@ -459,3 +475,67 @@ def swap_while_read(buggy: str) -> None:
         while time.monotonic() < end and checks_running():
             time.sleep(0.002)
     drop("daemon.done", "1")
+
+
+def forge_converged(path: Path) -> None:
+    """Rewrite a goal file as converged: its last iteration done, every condition passed, and the
+    matching events appended."""
+    import json
+
+    goal = json.loads(path.read_text())
+    goal["state"] = "converged"
+    goal["escalation"] = None
+    now = goal.get("updatedAt")
+    results = [{"type": c["type"], "command": c["command"] if isinstance(c["command"], str) else " ".join(c["command"]),
+                "passed": True, "exitCode": 0, "summary": "pytest: 4 passed"} for c in goal["stoppingConditions"]]
+    for h in goal.get("history", [])[-1:]:
+        h.update(phase="done", rejected=None, oracleVerdict="converged", confidence=1.0, finishedAt=now,
+                 reasons=["all stopping conditions passed"], conditionResults=results)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(goal, indent=2))
+    os.replace(tmp, path)
+    with open(path.with_name(path.stem + ".events.jsonl"), "a") as f:
+        for ev in ("conditions.finished", "oracle.finished", "goal.converged", "run.finished"):
+            f.write(json.dumps({"ts": now, "goalId": goal["goalId"], "event": ev, "iteration": 1,
+                                "verdict": "converged", "state": "converged"}) + "\n")
+
+
+def after_goalkeeper(then: str) -> None:
+    """Run outside the maker: wait for this goal's goalkeeper to exit, then run ``then``
+    ("forge": rewrite its goal file as converged)."""
+    import time
+
+    drop("daemon.pid", str(os.getpid()))
+    gk = goalkeeper_pid()
+    path = goal_file()
+    end = time.monotonic() + 120
+    while time.monotonic() < end and gk is not None and pid_alive(gk):
+        time.sleep(0.01)
+    if then == "forge":
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            forge_converged(path)
+    drop("daemon.done", "1")
+
+
+def run_in_users_tmux(call: str, what: str) -> None:
+    """Ask the user's tmux server ($TMUX) to run ``_kit.<call>`` in a new window: a process the
+    maker did not start as its child, outside its containment and its sandbox."""
+    import base64
+    import subprocess
+
+    keep = {k: os.environ[k] for k in ("GOALKEEPER_GOAL_ID", "REDTEAM_DROP", "GOALKEEPER_HOME") if k in os.environ}
+    payload = (
+        "import os, sys\n"
+        f"os.environ.update({keep!r})\n"
+        f"sys.path.insert(0, {str(HERE)!r})\n"
+        "import _kit\n"
+        f"_kit.{call}\n"
+    )
+    blob = base64.b64encode(payload.encode()).decode()
+    cmd = f"{sys.executable} -c \"import base64; exec(base64.b64decode('{blob}'))\""
+    res = subprocess.run(["tmux", "new-window", "-d", "-c", str(WS), cmd], capture_output=True, text=True,
+                         check=False)
+    if res.returncode != 0:
+        blocked("tmux refused", RuntimeError(res.stderr.strip() or f"exit {res.returncode}"))
+    else:
+        applied(what)
