@@ -21,6 +21,7 @@ def goalkeeper_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own state directory; nothing touches ./.goalkeeper."""
     home = tmp_path / "gk-home"
     monkeypatch.setenv("GOALKEEPER_HOME", str(home))
+    monkeypatch.setenv("GOALKEEPER_KEYS", str(tmp_path / "gk-keys"))  # the signing keys, outside the home
     return home
 
 

@@ -7,6 +7,7 @@
     ├── ObserverError        an observer is misconfigured (runtime failures become "unknown")
     ├── StoreError           the on-disk store cannot be read or written
     │   ├── CorruptStateError   a state file fails validation (the file is left untouched)
+    │   │   └── IntegrityError  a state file or event log was changed outside goalkeeper
     │   ├── LockedError         another process owns the run/goal
     │   └── NotFoundError       no run/goal/triage item with that id
     ├── ConfigError          a goal, budget or config violates a hard rule
@@ -25,6 +26,7 @@ __all__ = [
     "ConfigError",
     "CorruptStateError",
     "GoalkeeperError",
+    "IntegrityError",
     "LockedError",
     "MissingExtraError",
     "NotFoundError",
@@ -98,6 +100,10 @@ class StoreError(GoalkeeperError):
 
 class CorruptStateError(StoreError):
     """A state file exists but fails validation; it is left as it is."""
+
+
+class IntegrityError(CorruptStateError):
+    """A goal file, seal or event log fails its signature or chain: written by someone else."""
 
 
 class LockedError(StoreError):

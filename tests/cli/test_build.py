@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SPECS = Path(__file__).resolve().parents[1] / "build" / "specs"
+SPECS = Path(__file__).resolve().parents[1] / "builder" / "specs"
 
 
 def test_build_writes_the_target_files(run_cli: Callable[..., Any], tmp_path: Path) -> None:

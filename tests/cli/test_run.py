@@ -93,7 +93,7 @@ def start_until(spec: Path, action: str, home: Path, world: Path,
         if proc.poll() is not None:
             raise AssertionError(f"runner exited early ({proc.returncode}): {out.read_text()}")
         dirs = run_dirs(home)
-        if dirs and any(e["event"] == "tick_started" and e["action"] == action for e in read_events(dirs[0])):
+        if dirs and any(e["event"] == "tick.started" and e["action"] == action for e in read_events(dirs[0])):
             return dirs[0]
         return None
 
@@ -106,7 +106,7 @@ def kill_9(proc: subprocess.Popen[bytes], action_pid_file: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     assert proc.wait(30) == -signal.SIGKILL
     try:
-        wait_for(lambda: not pid_alive(pid), "the action to die with its runner", limit=5)
+        wait_for(lambda: not pid_alive(pid), "the action to die with its runner", limit=30)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
@@ -150,10 +150,10 @@ def test_reached_exits_0_and_streams_json_events(world: Path, goalkeeper_home: P
     r = gk("run", write_spec(world, THREE_STEPS), "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert all({"ts", "run_id", "event"} <= set(e) for e in evs)
+    assert all({"ts", "runId", "seq", "event"} <= set(e) for e in evs)
     run_dir = only_run(goalkeeper_home)
-    assert {e["run_id"] for e in evs} == {run_dir.name}
-    assert evs[0]["event"] == "run_started" and evs[-1]["event"] == "reached"
+    assert {e["runId"] for e in evs} == {run_dir.name}
+    assert evs[0]["event"] == "run.started" and evs[-1]["event"] == "run.reached"
     assert evs == read_events(run_dir)  # the stream is the event log
     assert started_actions(evs) == ["step1", "step2", "step3"]
 
@@ -171,7 +171,7 @@ def test_tick_cap_exits_3(world: Path, goalkeeper_home: Path) -> None:
            home=goalkeeper_home, cwd=world)
     assert r.returncode == 3
     last = json_lines(r.stdout)[-1]
-    assert last["event"] == "escalated" and last["reason"] == "tick_cap"
+    assert last["event"] == "run.escalated" and last["reason"] == "tick_cap"
     assert count_lines(world / "step3.count") == 0
     assert read_state(only_run(goalkeeper_home))["status"] == "escalated"
 
@@ -189,8 +189,8 @@ def test_failing_action_exits_3_after_exactly_strikes_attempts(world: Path, goal
     assert r.returncode == 3
     evs = json_lines(r.stdout)
     assert started_actions(evs) == ["work"] * 3
-    assert [e["strikes"] for e in evs if e["event"] == "action_finished"] == [1, 2, 3]
-    assert evs[-1]["event"] == "escalated" and evs[-1]["reason"] == "no_admissible_action"
+    assert [e["strikes"] for e in evs if e["event"] == "action.finished"] == [1, 2, 3]
+    assert evs[-1]["event"] == "run.escalated" and evs[-1]["reason"] == "no_admissible_action"
 
 
 def test_unreachable_exits_3_and_files_triage(world: Path, goalkeeper_home: Path) -> None:
@@ -229,7 +229,7 @@ def test_confirm_without_yes_escalates_approval_required(world: Path, goalkeeper
     r = gk("run", write_spec(world, CONFIRM), "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 3
     last = json_lines(r.stdout)[-1]
-    assert last["event"] == "escalated" and last["reason"] == "approval_required"
+    assert last["event"] == "run.escalated" and last["reason"] == "approval_required"
     assert count_lines(world / "drop.count") == 0
 
 
@@ -252,13 +252,13 @@ def test_kill_9_mid_action_then_resume_reaches_the_goal(world: Path, goalkeeper_
     assert [(t["tick"], t["action"], t["outcome"]) for t in state["history"]] == [
         (1, "step1", "ok"), (2, "step2", "ok")]
     assert state["pending"]["action"] == "step3" and state["pending"]["tick"] == 3
-    assert kinds(read_events(run_dir))[-1] == "tick_started"
+    assert kinds(read_events(run_dir))[-1] == "tick.started"
 
     (world / "release").write_text("")
     r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert [e["event"] for e in evs[:3]] == ["resumed", "interrupted", "observed"]
+    assert [e["event"] for e in evs[:3]] == ["run.resumed", "action.interrupted", "facts.observed"]
     assert evs[1]["tick"] == 3 and evs[1]["action"] == "step3"
     assert started_actions(evs) == ["step3"]  # completed actions are not repeated
     state = read_state(run_dir)
@@ -266,6 +266,29 @@ def test_kill_9_mid_action_then_resume_reaches_the_goal(world: Path, goalkeeper_
     assert [(t["tick"], t["action"], t["outcome"]) for t in state["history"]] == [
         (1, "step1", "ok"), (2, "step2", "ok"), (3, "step3", "interrupted"), (4, "step3", "ok")]
     assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 2]
+
+
+def test_kill_9_twice_the_second_time_during_the_resumed_action(world: Path, goalkeeper_home: Path,
+                                                                background: list[Any]) -> None:
+    spec = write_spec(world, THREE_STEPS)
+    run_dir, proc = start_until(spec, "step3", goalkeeper_home, world, background)
+    kill_9(proc, world / "step3.pid")
+    (world / "step3.pid").unlink()
+    out = world.parent / "resume.out"
+    again = gk_popen("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world, out=out)
+    background.append(again)
+    wait_for(lambda: [e["tick"] for e in read_events(run_dir) if e["event"] == "tick.started"] == [1, 2, 3, 4],
+             "the resumed run to start step3 again")
+    kill_9(again, world / "step3.pid")
+    (world / "release").write_text("")
+    r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0, r.stderr
+    state = read_state(run_dir)
+    assert [(t["tick"], t["action"], t["outcome"]) for t in state["history"]] == [
+        (1, "step1", "ok"), (2, "step2", "ok"), (3, "step3", "interrupted"), (4, "step3", "interrupted"),
+        (5, "step3", "ok")]
+    assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 3]
+    assert [e["seq"] for e in read_events(run_dir)] == list(range(1, state["seq"] + 1))
 
 
 def test_sigint_mid_action_stops_the_action_too(world: Path, goalkeeper_home: Path,
@@ -278,7 +301,7 @@ def test_sigint_mid_action_stops_the_action_too(world: Path, goalkeeper_home: Pa
     assert proc.wait(30) == 130
     assert read_state(run_dir)["pending"]["action"] == "step3"
     try:
-        wait_for(lambda: not pid_alive(pid), "the interrupted action to stop", limit=3)
+        wait_for(lambda: not pid_alive(pid), "the interrupted action to stop", limit=30)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
@@ -308,7 +331,7 @@ def test_valid_spec_edit_between_kill_and_resume(world: Path, goalkeeper_home: P
     r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
     assert r.returncode == 0, r.stderr
     evs = json_lines(r.stdout)
-    assert "spec_changed" in kinds(evs)
+    assert "spec.changed" in kinds(evs)
     assert started_actions(evs) == ["fast"]  # the blocked action may run again
     assert count_lines(world / "fast.count") == 3 and count_lines(world / "slow.count") == 0
 
@@ -318,7 +341,7 @@ class _Crash(Exception):
 
 
 def _crash_at_tick_started(ev: dict[str, Any]) -> None:
-    if ev["event"] == "tick_started":
+    if ev["event"] == "tick.started":
         raise _Crash
 
 
@@ -373,12 +396,51 @@ def test_resume_unknown_run_leaves_no_trace(tmp_path: Path, goalkeeper_home: Pat
     assert not (tmp_path / "escaped").exists()
 
 
-def test_resume_a_finished_run_is_refused(world: Path, goalkeeper_home: Path) -> None:
+def test_resume_a_reached_run_reports_it_with_exit_0(world: Path, goalkeeper_home: Path) -> None:
     (world / "release").write_text("")
     assert gk("run", write_spec(world, THREE_STEPS), home=goalkeeper_home, cwd=world).returncode == 0
     run_dir = only_run(goalkeeper_home)
+    before = (run_dir / "events.jsonl").read_bytes()
     r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
-    assert r.returncode == 1 and "already ended" in r.stderr
+    assert r.returncode == 0 and "already reached its goal (tick 3)" in r.stdout
+    r = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0 and json_lines(r.stdout) == [
+        {"runId": run_dir.name, "status": "reached", "tick": 3, "escalation": None}]
+    assert (run_dir / "events.jsonl").read_bytes() == before
+    assert [count_lines(world / f"step{i}.count") for i in (1, 2, 3)] == [1, 1, 1]
+
+
+def test_resume_an_escalated_run_reports_it_with_exit_3(world: Path, goalkeeper_home: Path) -> None:
+    r = gk("run", write_spec(world, THREE_STEPS), "--max-ticks", "1", home=goalkeeper_home, cwd=world)
+    assert r.returncode == 3
+    run_dir = only_run(goalkeeper_home)
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
+    assert r.returncode == 3 and "already escalated (tick_cap)" in r.stdout and "triage item tri-" in r.stdout
+
+
+def test_resume_sees_an_end_that_only_the_log_recorded(world: Path, goalkeeper_home: Path) -> None:
+    # Killed after run.reached was appended, before the state saying so was saved.
+    (world / "release").write_text("")
+    assert gk("run", write_spec(world, THREE_STEPS), home=goalkeeper_home, cwd=world).returncode == 0
+    run_dir = only_run(goalkeeper_home)
+    state = read_state(run_dir)
+    state.update(status="running", seq=state["seq"] - 1)
+    (run_dir / "state.json").write_text(json.dumps(state))
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
+    assert r.returncode == 0 and "already reached" in r.stdout
+    assert read_state(run_dir)["status"] == "reached"
+    assert count_lines(world / "step3.count") == 1
+
+
+def test_a_run_killed_before_its_first_state_is_never_started(tmp_path: Path, goalkeeper_home: Path) -> None:
+    run_dir = goalkeeper_home / "runs" / "run-20260101T000000-dead"
+    run_dir.mkdir(parents=True)
+    (run_dir / "lock").write_text("12345")
+    r = gk("runs", "list", home=goalkeeper_home, cwd=tmp_path)
+    assert r.returncode == 0 and "never started" in r.stdout
+    r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=tmp_path)
+    assert r.returncode == 1 and "never started" in r.stderr and "nothing ran" in r.stderr
+    assert not run_dir.exists()  # nothing ran, nothing to keep
 
 
 def test_resume_with_max_ticks_override(world: Path, goalkeeper_home: Path) -> None:

@@ -60,7 +60,7 @@ def test_hybrid_run_reaches_the_goal_over_http(tmp_path: Path, server: FakeOpenA
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
     evs = events(r)
-    assert [e["action"] for e in evs if e["event"] == "proposed"] == ["build", "release"]
+    assert [e["action"] for e in evs if e["event"] == "proposal.received"] == ["build", "release"]
     assert (tmp_path / "released").exists()
     # The server got the hybrid system prompt and the observed state, nothing else.
     first = server.requests[0]
@@ -78,7 +78,7 @@ def test_hybrid_survives_a_500_and_garbage(tmp_path: Path, server: FakeOpenAISer
     r = hybrid(tmp_path, server)
     assert r.returncode == 0, r.stdout + r.stderr
     evs = events(r)
-    refused = [e for e in evs if e["event"] == "refused"]
+    refused = [e for e in evs if e["event"] == "action.refused"]
     assert len(refused) == 1 and "no valid proposal" in str(refused[0]["reason"])
 
 
@@ -88,7 +88,7 @@ def test_hybrid_refusals_escalate(tmp_path: Path, server: FakeOpenAIServer) -> N
     r = hybrid(tmp_path, server, "--max-ticks", "3")
     assert r.returncode == 3, r.stdout + r.stderr
     assert not (tmp_path / "released").exists()
-    assert any(e["event"] == "replan" for e in events(r))
+    assert any(e["event"] == "run.replanned" for e in events(r))
 
 
 def test_hybrid_needs_a_model(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,7 @@ def test_show_json_with_events(tmp_path: Path, goalkeeper_home: Path,
     r = gk("runs", "show", good.run_id, "--json", "--events", home=goalkeeper_home, cwd=tmp_path)
     (data,) = json_lines(r.stdout)
     kinds = [e["event"] for e in data["events"]]
-    assert kinds[0] == "run_started" and kinds[-1] == "reached" and "tick_started" in kinds
+    assert kinds[0] == "run.started" and kinds[-1] == "run.reached" and "tick.started" in kinds
 
 
 def test_show_human(tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunState, RunState]) -> None:
@@ -129,3 +130,16 @@ def test_show_corrupt_run_names_the_file(tmp_path: Path, goalkeeper_home: Path,
     r = gk("runs", "show", good.run_id, home=goalkeeper_home, cwd=tmp_path)
     assert r.returncode == 1 and str(path) in r.stderr
     assert path.read_text() == "[]"
+
+
+def test_show_reports_what_the_log_says_when_a_crash_left_the_state_behind(
+        tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunState, RunState]) -> None:
+    good, _ = two_runs
+    path = goalkeeper_home / "runs" / good.run_id / "state.json"
+    state = json.loads(path.read_text())
+    state.update(status="running", seq=state["seq"] - 1)  # killed between run.reached and its state
+    path.write_text(json.dumps(state))
+    r = gk("runs", "show", good.run_id, "--json", home=goalkeeper_home, cwd=tmp_path)
+    (data,) = json_lines(r.stdout)
+    assert data["status"] == "reached" and data["seq"] == state["seq"] + 1
+    assert json.loads(path.read_text())["status"] == "running"  # showing repairs nothing

@@ -18,9 +18,11 @@ from goalkeeper.convergence import (
     OracleVerdict,
     StoppingCondition,
     create_goal,
+    ledger,
     load_goal,
     run_goal,
 )
+from goalkeeper.convergence.lifecycle import pause_goal
 from goalkeeper.errors import LockedError
 from goalkeeper.store import goals as gstore
 from goalkeeper.store.triage import list_items
@@ -107,12 +109,23 @@ def test_pause_request_stops_at_the_next_phase_boundary(ws: Path) -> None:
     g = create_goal("o", [CHECK], workspace=ws)
 
     def pausing(req: MakerRequest) -> str:
-        gstore.request_control(req.goal_id, "pause")
+        assert pause_goal(req.goal_id) == "requested"  # the CLI's way: a signed request
         return "made a change, then someone asked to pause"
 
     goal = run_goal(g.goal_id, maker=ScriptedMaker([pausing]))
     assert goal.state == "paused" and goal.history[-1].phase == "conditions"
-    assert gstore.read_request(g.goal_id) is None
+    assert ledger.read_request(g.goal_id) is None
+
+
+def test_a_request_file_written_by_anyone_else_is_ignored(ws: Path) -> None:
+    g = create_goal("o", [CHECK], workspace=ws, budget=Budget(max_iterations=1))
+
+    def forging(req: MakerRequest) -> str:
+        gstore.request_control(req.goal_id, "pause")  # a plain file, as a maker could write it
+        return "tried to pause the goal"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([forging]))
+    assert goal.state == "escalated" and goal.escalation and goal.escalation.reason == "budget_exhausted"
 
 
 def test_second_loop_is_refused(ws: Path) -> None:

@@ -66,3 +66,55 @@ def closed_port() -> int:
     port: int = s.getsockname()[1]
     s.close()
     return port
+
+
+@pytest.fixture
+def dripping_url() -> Iterator[str]:
+    """A server that answers one byte at a time, every 0.2 s, for up to a minute.
+
+    ``/headers`` drips the status line and headers; ``/body`` sends the headers at once
+    and then drips a long body. A per-operation socket timeout never fires on it.
+    """
+    import socket
+    import time
+
+    stop = threading.Event()
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.2)
+
+    def drip(conn: socket.socket) -> None:
+        with conn:
+            request = conn.recv(65536).decode(errors="replace")
+            head = b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\nContent-Type: text/plain\r\n\r\n"
+            if " /body " in request:
+                conn.sendall(head)
+                head = b""
+            data = head + b"1" * 100000
+            end = time.monotonic() + 60
+            for i in range(len(data)):
+                if stop.wait(0.2) or time.monotonic() > end:
+                    return
+                try:
+                    conn.sendall(data[i:i + 1])
+                except OSError:
+                    return  # the client gave up
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except (TimeoutError, OSError):
+                continue
+            threading.Thread(target=drip, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        srv.close()

@@ -94,7 +94,7 @@ def kinds(events: list[dict[str, Any]]) -> list[str]:
 
 
 def started_actions(events: list[dict[str, Any]]) -> list[str]:
-    return [e["action"] for e in events if e["event"] == "tick_started"]
+    return [e["action"] for e in events if e["event"] == "tick.started"]
 
 
 def count_lines(path: Path) -> int:
@@ -127,3 +127,78 @@ def spec_from(text: str) -> Any:
     from goalkeeper.model.loader import parse_spec_text
 
     return parse_spec_text(textwrap.dedent(text))
+
+
+class ScriptedWorld:
+    """A world of fact values for driving the pure tick machine without any I/O.
+
+    An action does what its spec says (its effects become the world's values, exit 0)
+    unless ``outcomes[action]`` scripts it: ``"fail"`` (exit 1, nothing changes),
+    ``"noop"`` (exit 0, nothing changes), ``"lost"`` (interrupted), or a callable
+    that changes ``world.facts`` and returns an ``Acted``.
+    """
+
+    def __init__(self, spec: Any, facts: dict[str, Any], outcomes: dict[str, Any] | None = None,
+                 approve: bool | None = None, proposals: list[Any] | None = None) -> None:
+        self.spec, self.facts, self.outcomes, self.approve = spec, dict(facts), outcomes or {}, approve
+        self.proposals = list(proposals or [])
+        self.instructions: list[Any] = []
+        self.events: list[dict[str, Any]] = []
+
+    def drive(self, options: Any = None, ledger: Any = None, limit: int = 1000) -> Any:
+        from goalkeeper.runtime.decide import SpecModel
+        from goalkeeper.runtime.ledger import Ledger
+        from goalkeeper.runtime.machine import (
+            Act,
+            Acted,
+            Commit,
+            Confirm,
+            Done,
+            Escalate,
+            Filed,
+            Observe,
+            Observed,
+            Propose,
+            RunMachine,
+        )
+
+        ledger = ledger or Ledger(max_ticks=self.spec.policy.max_ticks)
+        machine = RunMachine(SpecModel(self.spec), ledger, options)
+        result: Any = None
+        for _ in range(limit):
+            i = machine.send(result)
+            self.instructions.append(i)
+            result = None
+            if isinstance(i, Commit):
+                self.events.append(dict(i.event))
+            elif isinstance(i, Observe):
+                result = Observed({f: self.facts.get(f) for f in i.facts},
+                                  {f: "scripted unknown" for f in i.facts if self.facts.get(f) is None})
+            elif isinstance(i, Act):
+                how = self.outcomes.get(i.action)
+                if how == "fail":
+                    result = Acted(False, "exit 1")
+                elif how == "noop":
+                    result = Acted(True, "exit 0")
+                elif how == "lost":
+                    result = Acted(False, "the worker stopped", interrupted=True)
+                elif callable(how):
+                    result = how(self)
+                else:
+                    self.facts.update(dict(self.spec.actions[i.action].effect_values))
+                    result = Acted(True, "exit 0")
+            elif isinstance(i, Confirm):
+                result = self.approve
+            elif isinstance(i, Propose):
+                result = self.proposals.pop(0)
+            elif isinstance(i, Escalate):
+                result = Filed("tri-scripted", "report.md")
+            elif isinstance(i, Done):
+                return machine.ledger
+        raise AssertionError("the machine did not finish")
+
+    def kinds(self) -> list[str]:
+        return [e["event"] for e in self.events]
+
+    def acted(self) -> list[str]:
+        return [e["action"] for e in self.events if e["event"] == "tick.started"]

@@ -22,7 +22,7 @@ def run_demo(variant: str, tmp_path: Path, home: Path) -> tuple[subprocess.Compl
 
 
 def finished(evs: list[dict[str, Any]], action: str) -> list[str]:
-    return [e["outcome"] for e in evs if e["event"] == "action_finished" and e["action"] == action]
+    return [e["outcome"] for e in evs if e["event"] == "action.finished" and e["action"] == action]
 
 
 def test_healing_variant_replans_pins_and_reaches(tmp_path: Path, goalkeeper_home: Path) -> None:
@@ -30,7 +30,7 @@ def test_healing_variant_replans_pins_and_reaches(tmp_path: Path, goalkeeper_hom
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "healing: exit 0 (expected 0)" in proc.stdout
     evs = read_events(run_dir)
-    first_plan = next(e for e in evs if e["event"] == "plan")
+    first_plan = next(e for e in evs if e["event"] == "plan.made")
     assert first_plan["plan"] == ["run_tests", "build_image", "deploy", "verify_health"]
     assert started_actions(evs) == [
         "run_tests", "build_image", "deploy",
@@ -38,15 +38,15 @@ def test_healing_variant_replans_pins_and_reaches(tmp_path: Path, goalkeeper_hom
         "pin_env", "deploy", "verify_health",
     ]
     assert finished(evs, "verify_health") == ["failed", "failed", "failed", "ok"]
-    (replan,) = [e for e in evs if e["event"] == "replan"]
+    (replan,) = [e for e in evs if e["event"] == "run.replanned"]
     assert replan["failed"] == ["verify_health"]
     assert {"fact": "deployed", "believed": True, "observed": False} in replan["corrections"]
     assert {"fact": "env_pinned", "believed": True, "observed": False} in replan["corrections"]
-    after = evs[kinds(evs).index("replan"):]
-    assert next(e for e in after if e["event"] == "plan")["plan"] == ["pin_env", "deploy", "verify_health"]
+    after = evs[kinds(evs).index("run.replanned"):]
+    assert next(e for e in after if e["event"] == "plan.made")["plan"] == ["pin_env", "deploy", "verify_health"]
     state = read_state(run_dir)
     assert state["status"] == "reached" and state["tick"] == 9
-    assert kinds(evs)[-1] == "reached"
+    assert kinds(evs)[-1] == "run.reached"
     world = tmp_path / "demo" / "healing" / "world"
     assert (world / "deployments" / "production" / "image.tar").exists()
     assert (world / "env_pin").read_text().strip() == "production"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from goalkeeper.errors import ConfigError, LockedError, SpecError
+from goalkeeper.errors import LockedError, SpecError
 from goalkeeper.runtime import RunOptions, RunState, RunStore, resume_run, start_run
 
 from .helpers import count_lines, kinds, started_actions, write_spec
@@ -82,20 +82,20 @@ def test_one_action_per_tick_then_reached(world: Path) -> None:
     assert all(count_lines(world / f"make_{x}.count") == 1 for x in "abc")
     ev = events(st)
     k = kinds(ev)
-    assert k[0] == "run_started" and k[1] == "observed" and k[-1] == "reached"
+    assert k[0] == "run.started" and k[1] == "facts.observed" and k[-1] == "run.reached"
     # after every action: re-observe, then the verdict; never two actions in one tick
     for i, e in enumerate(ev):
-        if e["event"] == "tick_started":
-            assert k[i + 1] == "observed" and k[i + 2] == "action_finished"
+        if e["event"] == "tick.started":
+            assert k[i + 1] == "facts.observed" and k[i + 2] == "action.finished"
             assert ev[i + 2]["tick"] == e["tick"] and ev[i + 2]["action"] == e["action"]
-    assert ev[2]["event"] == "plan" and ev[2]["plan"] == ["make_a", "make_b", "make_c"]
+    assert ev[2]["event"] == "plan.made" and ev[2]["plan"] == ["make_a", "make_b", "make_c"]
 
 
 def test_goal_already_true_runs_nothing(world: Path) -> None:
     (world / "c").write_text("")
     st = start_run(write_spec(world, CHAIN), RunOptions())
     assert st.status == "reached" and st.tick == 0 and st.history == []
-    assert "tick_started" not in kinds(events(st))
+    assert "tick.started" not in kinds(events(st))
 
 
 def test_actions_see_run_env_and_tick(world: Path) -> None:
@@ -141,7 +141,7 @@ FAILING = """
     goal: {done: true}
     facts: {done: {observe: {file: done}}}
     actions:
-      work: {pre: {done: false}, effects: {done: true}, timeout: 0.5, run: RUN}
+      work: {pre: {done: false}, effects: {done: true}, timeout: TIMEOUT, run: RUN}
     policy: {strikes: 1}
 """
 
@@ -159,7 +159,10 @@ FAILING = """
     ids=["nonzero", "timeout", "not-found-argv", "not-found-shell", "killed", "no-effect"],
 )
 def test_failure_kinds(world: Path, run: str | list[str], needle: str) -> None:
-    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps(run))), RunOptions())
+    # Only the hung command meets a short timeout: on a loaded box a quick one may take seconds.
+    timeout = "0.5" if run == ["sleep", "30"] else "60"
+    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps(run)).replace("TIMEOUT", timeout)),
+                   RunOptions())
     (rec,) = st.history
     assert rec.outcome == "failed" and needle in rec.reason, rec.reason
     assert rec.strikes == 1
@@ -171,7 +174,8 @@ def test_failure_kinds(world: Path, run: str | list[str], needle: str) -> None:
 
 
 def test_action_log_keeps_the_output(world: Path) -> None:
-    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps("echo to-out; echo to-err >&2; exit 3"))),
+    st = start_run(write_spec(world, FAILING.replace("RUN", json.dumps("echo to-out; echo to-err >&2; exit 3"))
+                              .replace("TIMEOUT", "60")),
                    RunOptions())
     log = Path(st.history[0].log or "")
     text = log.read_text()
@@ -207,18 +211,18 @@ def test_three_strikes_replan_corrects_beliefs_from_diagnostic_facts(world: Path
     assert rp.failed == ["finish"] and rp.blocked == ["finish"] and rp.tick == 3
     assert rp.corrections == [{"fact": "linked", "believed": True, "observed": False}]
     ev = events(st)
-    i = kinds(ev).index("replan")
+    i = kinds(ev).index("run.replanned")
     assert ev[i]["corrections"] == rp.corrections
     # the replan re-observed EVERY fact, diagnostic ones included
     assert set(ev[i - 1]["facts"]) == {"ok", "linked", "probe"}
     # the next plan starts from the observed state
-    nxt = next(e for e in ev[i:] if e["event"] == "plan")
+    nxt = next(e for e in ev[i:] if e["event"] == "plan.made")
     assert nxt["plan"] == ["link", "finish"] and nxt["excluded"] == ["finish"]
 
 
 def test_diagnostic_facts_are_observed_at_start_only_without_initial_and_at_replan(world: Path) -> None:
     st = start_run(write_spec(world, LINK), RunOptions())
-    observed = [set(e["facts"]) for e in events(st) if e["event"] == "observed"]
+    observed = [set(e["facts"]) for e in events(st) if e["event"] == "facts.observed"]
     assert observed[0] == {"ok", "probe"}  # linked has an initial value: believed, not observed
     assert count_lines(world / "probe.count") == 2  # at start and at the one replan
     routine = [o for o in observed[1:] if o != {"ok", "linked", "probe"}]
@@ -242,10 +246,10 @@ def test_failing_only_action_runs_exactly_strikes_times_then_escalates(world: Pa
     assert count_lines(world / "work.count") == 3
     ev = events(st)
     assert started_actions(ev) == ["work"] * 3
-    finished = [e for e in ev if e["event"] == "action_finished"]
+    finished = [e for e in ev if e["event"] == "action.finished"]
     assert [(e["outcome"], e["strikes"], e["limit"]) for e in finished] == [
         ("failed", 1, 3), ("failed", 2, 3), ("failed", 3, 3)]
-    assert kinds(ev)[-2:] == ["replan", "escalated"]
+    assert kinds(ev)[-2:] == ["run.replanned", "run.escalated"]
     assert st.status == "escalated" and st.escalation is not None
     assert st.escalation["reason"] == "no_admissible_action"
     report = json.loads((goalkeeper_home / "runs" / st.run_id / "report.json").read_text())
@@ -259,9 +263,9 @@ def test_after_the_block_another_route_is_taken(world: Path) -> None:
     assert [t.action for t in st.history] == ["fast", "fast", "slow"]
     assert count_lines(world / "fast.count") == 2
     ev = events(st)
-    after = ev[kinds(ev).index("replan"):]
+    after = ev[kinds(ev).index("run.replanned"):]
     assert "fast" not in started_actions(after)
-    plan = next(e for e in after if e["event"] == "plan")
+    plan = next(e for e in after if e["event"] == "plan.made")
     assert plan["plan"] == ["slow"] and plan["excluded"] == ["fast"]
 
 
@@ -309,10 +313,10 @@ def test_destructive_refused_when_a_believed_precondition_is_false(world: Path) 
     assert "ready == true" in st.history[0].reason
     assert (world / "wipe.log").read_text() == "ok\n"  # never ran against the unsafe world
     ev = events(st)
-    refused = [e for e in ev if e["event"] == "refused"]
+    refused = [e for e in ev if e["event"] == "action.refused"]
     assert len(refused) == 1 and refused[0]["action"] == "wipe"
-    i = kinds(ev).index("refused")
-    assert ev[i - 1]["event"] == "observed" and ev[i - 1].get("fresh") is True
+    i = kinds(ev).index("action.refused")
+    assert ev[i - 1]["event"] == "facts.observed" and ev[i - 1].get("fresh") is True
     assert ev[i - 1]["facts"] == {"ready": False, "done": False}
 
 
@@ -437,7 +441,7 @@ def test_unreachable_goal_stops_with_report_and_triage(world: Path, goalkeeper_h
     assert "allowed" in item["context"]["gap_facts"]
     assert item_path.with_suffix(".md").read_text() == md
     ev = events(st)
-    assert ev[-1]["event"] == "escalated" and ev[-1]["triage_id"] == item["id"]
+    assert ev[-1]["event"] == "run.escalated" and ev[-1]["triageId"] == item["id"]
 
 
 # -- persistence -------------------------------------------------------------------------------
@@ -447,27 +451,27 @@ def test_state_is_on_disk_before_every_event_is_reported(world: Path, goalkeeper
     seen: list[str] = []
 
     def reporter(ev: dict[str, Any]) -> None:
-        run_dir = goalkeeper_home / "runs" / ev["run_id"]
+        run_dir = goalkeeper_home / "runs" / ev["runId"]
         state = json.loads((run_dir / "state.json").read_text())  # always valid JSON
         lines = (run_dir / "events.jsonl").read_text().splitlines()
         assert json.loads(lines[-1]) == ev  # logged before it is reported
-        if ev["event"] == "tick_started":
+        if ev["event"] == "tick.started":
             assert state["pending"] == {"tick": ev["tick"], "action": ev["action"],
                                         "started": state["pending"]["started"]}
-        if ev["event"] == "action_finished":
+        if ev["event"] == "action.finished":
             assert state["pending"] is None
             assert state["history"][-1]["tick"] == ev["tick"]
             assert state["history"][-1]["outcome"] == ev["outcome"]
         seen.append(ev["event"])
 
     st = start_run(write_spec(world, CHAIN), RunOptions(reporter=reporter))
-    assert st.status == "reached" and seen.count("action_finished") == 3
+    assert st.status == "reached" and seen.count("action.finished") == 3
 
 
 def test_crash_then_resume_records_the_interrupted_tick(world: Path) -> None:
     spec = write_spec(world, CHAIN)
     with pytest.raises(Crash):
-        start_run(spec, RunOptions(reporter=crash_at("tick_started", "make_c")))
+        start_run(spec, RunOptions(reporter=crash_at("tick.started", "make_c")))
     run_id = only_run_id(world.parent / "gk-home")
     on_disk = RunStore(run_id).load()
     assert on_disk.status == "running" and on_disk.pending is not None
@@ -478,19 +482,22 @@ def test_crash_then_resume_records_the_interrupted_tick(world: Path) -> None:
         (1, "make_a", "ok"), (2, "make_b", "ok"), (3, "make_c", "interrupted"), (4, "make_c", "ok")]
     assert [count_lines(world / f"make_{x}.count") for x in "abc"] == [1, 1, 1]
     k = kinds(events(st))
-    i = k.index("resumed")
-    assert k[i:i + 3] == ["resumed", "interrupted", "observed"]
+    i = k.index("run.resumed")
+    assert k[i:i + 3] == ["run.resumed", "action.interrupted", "facts.observed"]
 
 
-def test_resume_a_finished_run_is_refused(world: Path) -> None:
+def test_resume_a_finished_run_reports_its_outcome_and_runs_nothing(world: Path) -> None:
     st = start_run(write_spec(world, CHAIN), RunOptions())
-    with pytest.raises(ConfigError, match="already ended"):
-        resume_run(st.run_id, RunOptions())
+    before = events(st)
+    again = resume_run(st.run_id, RunOptions())
+    assert again.status == "reached" and again.history == st.history
+    assert events(st) == before  # nothing logged, nothing run
+    assert all(count_lines(world / f"make_{x}.count") == 1 for x in "abc")
 
 
 def test_second_runner_is_refused_by_the_lock(world: Path) -> None:
     with pytest.raises(Crash):
-        start_run(write_spec(world, CHAIN), RunOptions(reporter=crash_at("tick_started")))
+        start_run(write_spec(world, CHAIN), RunOptions(reporter=crash_at("tick.started")))
     run_id = only_run_id(world.parent / "gk-home")
     with RunStore(run_id).lock, pytest.raises(LockedError, match="already running"):
         resume_run(run_id, RunOptions())
@@ -500,7 +507,7 @@ def test_second_runner_is_refused_by_the_lock(world: Path) -> None:
 def test_valid_spec_edit_lifts_the_block(world: Path) -> None:
     spec = write_spec(world, ROUTES)
     with pytest.raises(Crash):  # fast failed twice and is blocked; dies as the detour starts
-        start_run(spec, RunOptions(reporter=crash_at("tick_started", "slow")))
+        start_run(spec, RunOptions(reporter=crash_at("tick.started", "slow")))
     run_id = only_run_id(world.parent / "gk-home")
     assert list(RunStore(run_id).load().blocked) == ["fast"]
     spec.write_text(spec.read_text().replace("echo x >> fast.count; exit 1", "echo x >> fast.count; touch done"))
@@ -510,8 +517,8 @@ def test_valid_spec_edit_lifts_the_block(world: Path) -> None:
         ("fast", "failed"), ("fast", "failed"), ("slow", "interrupted"), ("fast", "ok")]
     assert count_lines(world / "fast.count") == 3 and count_lines(world / "slow.count") == 0
     ev = events(st)
-    assert "spec_changed" in kinds(ev)
-    changed = next(e for e in ev if e["event"] == "spec_changed")
+    assert "spec.changed" in kinds(ev)
+    changed = next(e for e in ev if e["event"] == "spec.changed")
     assert changed["sha256"] == st.spec_sha256
 
 
@@ -528,7 +535,7 @@ def test_invalid_spec_edit_fails_and_leaves_the_run_untouched(
         world: Path, edit: Callable[[str], str]) -> None:
     spec = write_spec(world, ROUTES)
     with pytest.raises(Crash):
-        start_run(spec, RunOptions(reporter=crash_at("tick_started", "slow")))
+        start_run(spec, RunOptions(reporter=crash_at("tick.started", "slow")))
     run_dir = only_run_id(world.parent / "gk-home")
     store = RunStore(run_dir)
     before = store.state_path.read_bytes(), store.events_path.read_bytes()
@@ -559,7 +566,7 @@ def test_garbage_and_hung_observers_do_not_stop_the_run(world: Path) -> None:
     assert st.facts["stuck"] is None and "timed out" in st.errors["stuck"]
     assert st.facts["status"] is None and "not JSON" in st.errors["status"]
     assert {st.sources[f] for f in ("load", "stuck", "status")} == {"unknown"}
-    first = next(e for e in events(st) if e["event"] == "observed")
+    first = next(e for e in events(st) if e["event"] == "facts.observed")
     assert set(first["unknown"]) == {"load", "stuck", "status"}
 
 
@@ -592,7 +599,7 @@ def test_resume_after_removing_a_failed_action_from_the_spec(world: Path) -> Non
         policy: {strikes: 2}
     """)
     with pytest.raises(Crash):  # gone failed once (strike 1 of 2), then the runner died
-        start_run(spec, RunOptions(reporter=crash_at("action_finished", "gone")))
+        start_run(spec, RunOptions(reporter=crash_at("action.finished", "gone")))
     run_id = only_run_id(world.parent / "gk-home")
     assert RunStore(run_id).load().streak == ["gone"]
     spec.write_text(spec.read_text().replace('gone: {pre: {done: false}, effects: {done: true}, run: "exit 1"}', ""))
@@ -614,7 +621,7 @@ def test_resume_after_a_diagnostic_fact_changes_type(world: Path) -> None:
           go: {pre: {done: false}, effects: {done: true}, run: "touch done"}
     """)
     with pytest.raises(Crash):
-        start_run(spec, RunOptions(reporter=crash_at("tick_started")))
+        start_run(spec, RunOptions(reporter=crash_at("tick.started")))
     run_id = only_run_id(world.parent / "gk-home")
     spec.write_text(spec.read_text().replace(
         "level: {diagnostic: true, initial: true, observe: {file: level}}",

@@ -74,7 +74,7 @@ def test_good_proposals_reach_the_goal(spec_path: Path) -> None:
     assert [t.action for t in state.history] == ["build", "test", "release"]
     assert state.runtime == "hybrid" and state.model == "scripted-model"
     assert state.cost_dollars == pytest.approx(0.03)
-    claims = [e for e in events if e["event"] == "claims"]
+    claims = [e for e in events if e["event"] == "claims.checked"]
     assert len(claims) == 3 and all(c["differences"] == [] for c in claims)
     # The model saw the observed state, never a command line.
     first = json.loads(llm.calls[0].messages[-1]["content"])
@@ -86,7 +86,7 @@ def test_precondition_violation_is_refused_and_struck(spec_path: Path) -> None:
     state, events, _ = run(spec_path, [RELEASE] * 3 + [BUILD, TEST, RELEASE])
     refused = [t for t in state.history if t.outcome == "refused"]
     assert len(refused) == 3 and all("precondition" in t.reason for t in refused)
-    assert "replan" in kinds(events)
+    assert "run.replanned" in kinds(events)
     # release was blocked at the replan; building changed facts, so it was allowed again.
     assert state.status == "reached"
     assert (spec_path.parent / "released").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from goalkeeper.runtime.observers import (
 from .helpers import PY
 
 
-def make_spec(facts: dict[str, Any], observe_timeout: float = 5) -> Spec:
+def make_spec(facts: dict[str, Any], observe_timeout: float = 60) -> Spec:
     """A spec holding ``facts`` plus a goal fact; observers are what is under test."""
     return spec_from_data({
         "goalkeeper": 1,
@@ -240,6 +241,18 @@ def test_http_slow_endpoint_times_out_to_unknown_not_false(tmp_path: Path, http_
     assert_unknown(o, "timed out")
 
 
+@pytest.mark.parametrize("route", ["/headers", "/body"])
+@pytest.mark.parametrize("ftype", ["bool", "int"])
+def test_http_timeout_is_one_deadline_for_the_whole_request(
+        tmp_path: Path, dripping_url: str, route: str, ftype: str) -> None:
+    # A byte every 0.2 s keeps each socket read inside a 1 s timeout; the request as a
+    # whole must still end at the deadline, as unknown (never false, never a hang).
+    start = time.monotonic()
+    o = observe(tmp_path, {"type": ftype, "observe": {"http": dripping_url + route, "timeout": 1}})
+    assert_unknown(o, "timed out after 1s", "connect, headers and body together")
+    assert time.monotonic() - start < 30  # generous: the server would drip for a minute
+
+
 def test_http_non_http_url_is_unknown(tmp_path: Path) -> None:
     assert_unknown(observe(tmp_path, {"observe": {"http": "file:///etc/passwd"}}), "not an http(s) URL")
 
@@ -324,17 +337,15 @@ def test_an_observer_bug_becomes_unknown(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_observers_run_concurrently(tmp_path: Path) -> None:
+    # Each observer announces itself, then waits until all have: only possible if they
+    # run at the same time. Run one after another, the first would wait until its timeout.
     n = 4
-    script = ("import sys, time; n = sys.argv[1]; open('start_' + n, 'w').write(repr(time.time())); "
-              "time.sleep(1); open('end_' + n, 'w').write(repr(time.time()))")
-    facts = {f"f{i}": {"observe": {"command": [PY, "-c", script, str(i)]}} for i in range(n)}
+    script = ("import os, sys, time; n = sys.argv[1]; open('start_' + n, 'w').close()\n"
+              "while len([f for f in os.listdir('.') if f.startswith('start_')]) < 4: time.sleep(0.01)\n")
+    facts = {f"f{i}": {"observe": {"command": [PY, "-c", script, str(i)], "timeout": 60}} for i in range(n)}
     spec = make_spec(facts)
     got = observe_all(spec, list(facts), ObserveContext(base_dir=tmp_path))
     assert all(o.value is True for o in got.values()), got
-    starts = [float((tmp_path / f"start_{i}").read_text()) for i in range(n)]
-    ends = [float((tmp_path / f"end_{i}").read_text()) for i in range(n)]
-    # Every observer started before any one finished: the intervals overlap.
-    assert max(starts) < min(ends)
 
 
 def test_a_hung_observer_does_not_stop_the_others(tmp_path: Path) -> None:

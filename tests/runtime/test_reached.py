@@ -24,7 +24,7 @@ def test_a_believed_goal_is_checked_before_done(tmp_path: Path) -> None:
     assert state.status == "reached"
     assert [t.action for t in state.history] == ["make_ok"]
     assert (tmp_path / "ok").exists()
-    fresh = [e for e in RunStore(state.run_id).events() if e["event"] == "observed" and e.get("fresh")]
+    fresh = [e for e in RunStore(state.run_id).events() if e["event"] == "facts.observed" and e.get("fresh")]
     assert fresh[0]["facts"] == {"ok": False} and fresh[-1]["facts"] == {"ok": True}
 
 

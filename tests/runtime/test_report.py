@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from goalkeeper.runtime.decide import Escalate, decide
-from goalkeeper.runtime.report import build_report, render_markdown
-from goalkeeper.runtime.state import ReplanRecord, RunState, TickRecord
+from pathlib import Path
 
-from .helpers import spec_from
+from goalkeeper.runtime.ledger import Ledger
+from goalkeeper.runtime.machine import Escalate, Options
+from goalkeeper.runtime.report import build_report, file_escalation, render_markdown
+from goalkeeper.runtime.state import ReplanRecord, RunState, RunStore, TickRecord
+from goalkeeper.store import list_items
+
+from .helpers import ScriptedWorld, spec_from
 
 LOCKED = spec_from("""
     goalkeeper: 1
@@ -47,10 +51,22 @@ def state() -> RunState:
     return st
 
 
+def escalation(facts: dict[str, object], **ledger: object) -> Escalate:
+    """The Escalate instruction the machine gives for ``facts``."""
+    world = ScriptedWorld(LOCKED, facts, outcomes={"pin": "fail"})
+    world.drive(Options(), Ledger(**ledger))  # type: ignore[arg-type]
+    (esc,) = [i for i in world.instructions if isinstance(i, Escalate)]
+    return esc
+
+
 def unreachable() -> Escalate:
-    d = decide(LOCKED, FACTS, ticks=4, max_ticks=25, blocked=[])
-    assert isinstance(d, Escalate)
-    return d
+    return escalation(FACTS)
+
+
+def bare(reason: str, message: str) -> Escalate:
+    from goalkeeper.runtime.machine import suggestions
+
+    return Escalate(reason, message, "warning", message, {}, tuple(suggestions(reason, [], [], [])))
 
 
 def test_report_json_holds_what_a_human_needs() -> None:
@@ -83,7 +99,7 @@ def test_report_markdown_sections() -> None:
 
 
 def test_tick_cap_report_has_no_gaps_and_a_suggestion() -> None:
-    esc = Escalate("tick_cap", "tick cap reached: 25 of max_ticks 25")
+    esc = bare("tick_cap", "tick cap reached: 25 of max_ticks 25")
     r = build_report(LOCKED, state(), esc)
     assert r["gaps"] == [] and r["unreachable"] == []
     assert any("max_ticks" in s for s in r["suggested_actions"])
@@ -91,14 +107,26 @@ def test_tick_cap_report_has_no_gaps_and_a_suggestion() -> None:
 
 
 def test_no_admissible_action_report_names_the_blocked_action() -> None:
-    d = decide(LOCKED, {**FACTS, "allowed": True}, ticks=4, max_ticks=25, blocked=["pin"])
-    assert isinstance(d, Escalate) and d.reason == "no_admissible_action"
+    d = escalation({**FACTS, "allowed": True})  # pin fails until it is blocked, and nothing else sets pinned
+    assert d.reason == "no_admissible_action"
     r = build_report(LOCKED, state(), d)
     assert r["blocked_actions"] == ["pin"]
     assert any("pin" in s and "keeps failing" in s for s in r["suggested_actions"])
 
 
 def test_approval_required_report_suggests_yes() -> None:
-    r = build_report(LOCKED, state(), Escalate("approval_required", "deploy needs approval"))
+    r = build_report(LOCKED, state(), bare("approval_required", "deploy needs approval"))
     assert any("--yes" in s for s in r["suggested_actions"])
     assert "approval_required" in render_markdown(r)
+
+
+def test_filing_twice_for_the_same_tick_reuses_the_triage_item(tmp_path: Path) -> None:
+    # A crash between filing and logging run.escalated, or a retried activity, files again.
+    store = RunStore("run-1", tmp_path)
+    esc = unreachable()
+    first = file_escalation(LOCKED, state(), esc, store, tmp_path)
+    again = file_escalation(LOCKED, state(), esc, store, tmp_path)
+    assert first == again and len(list_items(tmp_path)) == 1
+    (item,) = list_items(tmp_path)
+    assert item.context["until"] == [] and item.context["report"] == str(store.dir / "report.json")
+    assert (store.dir / "report.md").read_text().startswith("# Escalation: run run-1")

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from goalkeeper.errors import CorruptStateError, LockedError, NotFoundError
-from goalkeeper.runtime.state import RunState, RunStore, TickRecord, file_sha256, list_runs
+from goalkeeper.runtime.state import (
+    RunState,
+    RunStore,
+    TickRecord,
+    file_sha256,
+    list_runs,
+    reconcile,
+)
 
 
 def new_state(store: RunStore, **kw: object) -> RunState:
@@ -41,15 +48,23 @@ def test_save_load_roundtrip(tmp_path: Path) -> None:
     assert not list(store.dir.glob(".state.json.*.tmp"))  # no temp file left behind
 
 
-def test_events_append_with_ts_run_id_event(tmp_path: Path) -> None:
+def test_events_append_under_the_envelope_and_commit_saves_after(tmp_path: Path) -> None:
     store = RunStore.create(tmp_path)
-    e1 = store.event("run_started", spec="s")
-    store.event("observed", facts={"a": 1})
+    e1 = store.append({"seq": 1, "event": "run.started", "spec": "s"})
+    st = new_state(store, seq=1)
+    store.commit(st, "run.failed", reason="x")
     lines = store.events_path.read_text().splitlines()
-    assert len(lines) == 2
-    assert json.loads(lines[0]) == e1
-    assert [e["event"] for e in store.events()] == ["run_started", "observed"]
-    assert all({"ts", "run_id", "event"} <= set(e) and e["run_id"] == store.run_id for e in store.events())
+    assert len(lines) == 2 and json.loads(lines[0]) == e1
+    assert [(e["seq"], e["event"]) for e in store.events()] == [(1, "run.started"), (2, "run.failed")]
+    assert all(list(e)[:4] == ["ts", "runId", "seq", "event"] and e["runId"] == store.run_id
+               for e in store.events())
+    assert store.load().seq == 2 and store.last_seq() == 2
+
+
+@pytest.mark.parametrize("run_id", ["", ".", "..", "../x", "a/b"])
+def test_a_run_id_that_is_a_path_is_no_run(tmp_path: Path, run_id: str) -> None:
+    with pytest.raises(NotFoundError, match="no run"):
+        RunStore(run_id, tmp_path)
 
 
 def test_load_missing_run_is_not_found(tmp_path: Path) -> None:
@@ -89,19 +104,51 @@ def test_load_binary_garbage_is_corrupt_state(tmp_path: Path) -> None:
         store.load()
 
 
-def test_list_runs_newest_first_with_damaged_ones_flagged(tmp_path: Path) -> None:
+def test_list_runs_newest_first_with_damaged_and_never_started_ones_flagged(tmp_path: Path) -> None:
     older, newer = RunStore("run-20260101T000000-aaaa", tmp_path), RunStore("run-20260102T000000-bbbb", tmp_path)
     older.save(new_state(older))
     newer.save(new_state(newer))
     bad = RunStore("run-20260103T000000-cccc", tmp_path)
     bad.dir.mkdir(parents=True)
     bad.state_path.write_text("{")
-    (tmp_path / "runs" / "no-state-yet").mkdir()
+    killed = RunStore("run-20260104T000000-dddd", tmp_path)
+    with killed.lock:  # a run killed before its first state: only the lock is left
+        pass
     runs = list_runs(tmp_path)
-    assert isinstance(runs[0], tuple) and runs[0][0] == bad.run_id
-    assert [r.run_id for r in runs[1:] if isinstance(r, RunState)] == [newer.run_id, older.run_id]
-    assert len(runs) == 3
+    assert [(r.run_id, r.status) for r in runs] == [
+        (killed.run_id, "never started"), (bad.run_id, "corrupt"), (newer.run_id, "running"),
+        (older.run_id, "running")]
+    assert runs[1].error and "state.json" in runs[1].error and runs[2].state is not None
     assert list_runs(tmp_path / "elsewhere") == []
+    with pytest.raises(NotFoundError, match="never started"):
+        killed.load()
+
+
+def _events(*kinds: str) -> list[dict[str, object]]:
+    return [{"seq": n, "event": k, **extra} for n, (k, extra) in enumerate((
+        (k, {"tick": 1, "action": "go", "started": "t"}) for k in kinds), 1)]
+
+
+def test_reconcile_applies_events_the_state_missed(tmp_path: Path) -> None:
+    # Killed after tick.started and action.finished were logged, before either state was saved.
+    store = RunStore.create(tmp_path)
+    st = new_state(store)
+    evs = _events("tick.started", "action.finished")
+    evs[1].update(outcome="ok", strikes=0)
+    fixed, extra = reconcile(st, evs)
+    assert extra == [] and fixed.seq == 2 and fixed.pending is None
+    assert [(h.tick, h.action, h.outcome) for h in fixed.history] == [(1, "go", "ok")]
+
+
+def test_reconcile_writes_back_steps_the_log_lost(tmp_path: Path) -> None:
+    store = RunStore.create(tmp_path)
+    st = new_state(store, seq=3, tick=1)
+    st.history.append(TickRecord(tick=1, action="go", outcome="ok", started="t"))
+    fixed, extra = reconcile(st, _events("tick.started"))  # the log stops before the finish
+    (rec,) = extra
+    assert rec["event"] == "run.reconciled" and rec["seq"] == 4 and fixed.seq == 4
+    assert [(h["tick"], h["action"]) for h in rec["history"]] == [(1, "go")]
+    assert reconcile(fixed, [*_events("tick.started"), rec])[1] == []  # once is enough
 
 
 def test_lock_refuses_a_second_holder(tmp_path: Path) -> None:

@@ -8,7 +8,9 @@ Targets live in an explicit registry (``TARGETS``) like every extension point.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -47,9 +49,34 @@ def register_target(name: str) -> Callable[[TargetFn], TargetFn]:
     return deco
 
 
+_INLINE = re.compile(r"^# >>> inline (?P<module>[\w/]+\.py)\n.*?^# <<< inline\n", re.S | re.M)
+
+
 def runner_source() -> str:
-    """The standalone runner, shipped as a module of this package and copied verbatim."""
-    return resources.files(__package__).joinpath("runner_template.py").read_text(encoding="utf-8")
+    """The standalone runner: the template with goalkeeper's stdlib-only tick loop copied in.
+
+    The tick machine (``runtime/ledger.py``, ``instructions.py``, ``machine.py``) and the HTTP
+    observer's deadline (``runtime/deadline_http.py``) are the runtime's own
+    modules, so the runner cannot drift from ``goalkeeper run``; they are read as
+    text (not imported) and their relative imports dropped.
+    """
+    template = resources.files(__package__).joinpath("runner_template.py").read_text(encoding="utf-8")
+    return _INLINE.sub(lambda m: _module_text(m["module"]), template)
+
+
+def _module_text(relpath: str) -> str:
+    text = resources.files("goalkeeper").joinpath(relpath).read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    drop: set[int] = set()
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and (node.level or node.module == "__future__")) or (
+                isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)) or (
+                isinstance(node, ast.Expr) and node is tree.body[0] and isinstance(node.value, ast.Constant)):
+            drop.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    kept = "".join(line for n, line in enumerate(text.splitlines(keepends=True), 1) if n not in drop)
+    bar = "# " + "-" * 76
+    return (f"{bar}\n# goalkeeper/{relpath}, copied by `goalkeeper build`: change it there, not here.\n"
+            f"{bar}\n{kept.strip()}\n{bar}\n")
 
 
 def _json(data: Any) -> str:

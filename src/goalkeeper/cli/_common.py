@@ -18,6 +18,7 @@ from ..errors import GoalkeeperError, LockedError, SpecError
 __all__ = [
     "EXIT_ERROR",
     "EXIT_ESCALATED",
+    "EXIT_NOT_DONE",
     "EXIT_OK",
     "EXIT_USAGE",
     "echo_json",
@@ -31,6 +32,7 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_ESCALATED = 3
+EXIT_NOT_DONE = 4  # not an error, not finished: paused, or the goal does not hold yet
 
 out_console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)

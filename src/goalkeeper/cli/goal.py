@@ -1,7 +1,7 @@
 """``goalkeeper goal``: create, run, inspect, pause, resume, abandon and roll back goals.
 
-Exit codes of ``goal run``/``goal resume``: 0 converged (or paused on request),
-1 error or abandoned, 3 escalated (see ``goalkeeper triage list``).
+Exit codes of ``goal run``/``goal resume``: 0 converged, 1 error or abandoned,
+3 escalated (see ``goalkeeper triage list``), 4 paused (not done yet).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ..store.atomic import write_json_atomic
 from ._common import (
     EXIT_ERROR,
     EXIT_ESCALATED,
+    EXIT_NOT_DONE,
     EXIT_OK,
     echo_json,
     err_console,
@@ -203,7 +204,7 @@ def _esc(text: object) -> str:
 
 
 def _exit_for(goal: Goal) -> int:
-    return {"converged": EXIT_OK, "paused": EXIT_OK, "escalated": EXIT_ESCALATED}.get(goal.state, EXIT_ERROR)
+    return {"converged": EXIT_OK, "paused": EXIT_NOT_DONE, "escalated": EXIT_ESCALATED}.get(goal.state, EXIT_ERROR)
 
 
 def _load(goal_id: str, engine: EngineChoice) -> Goal:

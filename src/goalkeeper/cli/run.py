@@ -1,17 +1,31 @@
-"""``goalkeeper run SPEC``: exit 0 goal reached, 3 escalated, 1 error, 2 usage."""
+"""``goalkeeper run SPEC``: exit 0 goal reached, 3 escalated, 1 error, 2 usage.
+
+``--resume`` of a run that already ended reports how it ended, with that exit code.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import click
+from rich.markup import escape
 
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
 from ..errors import GoalkeeperError
-from ..runtime.driver import RunOptions, resume_run, start_run
+from ..runtime.driver import RunOptions, finished_run, resume_run, start_run
 from ..runtime.progress import json_reporter, rich_reporter
-from ._common import EXIT_ESCALATED, EXIT_OK, EXIT_USAGE, fail, handle_errors, out_console
+from ..runtime.state import RunState
+from ._common import (
+    EXIT_ESCALATED,
+    EXIT_OK,
+    EXIT_USAGE,
+    echo_json,
+    fail,
+    handle_errors,
+    out_console,
+)
 
 
 @click.command("run")
@@ -43,7 +57,11 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         final = get_engine(engine.name).start_run(
             spec_path, engine.temporal(), max_ticks=max_ticks, search=search, yes=yes,
             reporter=json_reporter if as_json else rich_reporter(out_console))
-        sys.exit(EXIT_OK if final.status == "reached" else EXIT_ESCALATED)
+        sys.exit(_exit_code(final))
+    if resume_id:
+        done = finished_run(resume_id)
+        if done is not None:
+            _report_finished(done, as_json)
     proposer = None
     if runtime == "hybrid":
         if not model:
@@ -72,4 +90,26 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         max_dollars=max_dollars,
     )
     state = resume_run(resume_id, opts, spec_path) if resume_id else start_run(spec_path or "", opts)
-    sys.exit(EXIT_OK if state.status == "reached" else EXIT_ESCALATED)
+    sys.exit(_exit_code(state))
+
+
+def _exit_code(state: RunState) -> int:
+    if state.status == "reached":
+        return EXIT_OK
+    if state.status == "escalated":
+        return EXIT_ESCALATED
+    fail(f"run {state.run_id} ended in error (status {state.status}); see `goalkeeper runs show {state.run_id}`")
+
+
+def _report_finished(state: RunState, as_json: bool) -> NoReturn:
+    """`run --resume` of a run that already ended: say how it ended, exit with that outcome's code."""
+    if as_json:
+        echo_json({"runId": state.run_id, "status": state.status, "tick": state.tick,
+                   "escalation": state.escalation})
+    elif state.status == "reached":
+        out_console.print(f"run {state.run_id} already reached its goal (tick {state.tick}); nothing to resume")
+    elif state.escalation:
+        esc = state.escalation
+        out_console.print(f"run {state.run_id} already escalated ({esc['reason']}): {escape(esc['message'])}")
+        out_console.print(f"    triage item {esc.get('triage_id')} · report {escape(str(esc.get('report')))}")
+    sys.exit(_exit_code(state))

@@ -6,8 +6,9 @@ import click
 from rich.markup import escape as e
 from rich.table import Table
 
+from ..errors import CorruptStateError
 from ..model.conditions import format_value
-from ..runtime.state import RunState, RunStore, list_runs
+from ..runtime.state import RunStore, list_runs, reconcile
 from ._common import echo_json, handle_errors, out_console
 
 
@@ -20,21 +21,24 @@ def command() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
 def list_cmd(as_json: bool) -> None:
-    """Every run, newest first."""
+    """Every run, newest first (damaged ones as corrupt; ones stopped before their first state as
+    never started)."""
     runs = list_runs()
     if as_json:
         echo_json([
-            r.model_dump(mode="json", include={"run_id", "spec_name", "status", "tick", "created", "updated"})
-            if isinstance(r, RunState) else {"run_id": r[0], "status": "corrupt", "error": r[1]}
+            r.state.model_dump(mode="json", include={"run_id", "spec_name", "status", "tick", "created", "updated"})
+            if r.state is not None else {"run_id": r.run_id, "status": r.status, "error": r.error}
             for r in runs
         ])
         return
     table = Table("run", "spec", "status", "ticks", "updated")
     for r in runs:
-        if isinstance(r, RunState):
-            table.add_row(e(r.run_id), e(r.spec_name), r.status, str(r.tick), r.updated)
+        if r.state is not None:
+            st = r.state
+            table.add_row(e(st.run_id), e(st.spec_name), st.status, str(st.tick), st.updated)
         else:
-            table.add_row(e(r[0]), "?", "[red]corrupt[/]", "", e(r[1]))
+            color = "red" if r.status == "corrupt" else "yellow"
+            table.add_row(e(r.run_id), "?", f"[{color}]{r.status}[/]", "", e(r.error or ""))
     out_console.print(table if runs else "no runs yet")
 
 
@@ -47,10 +51,16 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     """One run: status, facts, history, replans, escalation."""
     store = RunStore(run_id)
     st = store.load()
+    try:
+        log = store.events()
+        st, _ = reconcile(st, log)  # as the log says: a crash may have left the state behind
+    except CorruptStateError:
+        if events:
+            raise
     if as_json:
         data = st.model_dump(mode="json")
         if events:
-            data["events"] = store.events()
+            data["events"] = log
         echo_json(data)
         return
     out_console.print(f"[bold]{e(st.run_id)}[/] · {e(st.spec_name)} · [bold]{st.status}[/] · tick {st.tick}"

@@ -296,6 +296,7 @@ class Goal(_Model):
     history: list[Iteration] = Field(default_factory=list)
     escalation: Escalation | None = None
     source: dict[str, Any] = Field(default_factory=dict, description="where the goal came from")
+    ledger_seq: int = Field(default=0, description="seq of the last event this state reflects")
 
     # derived views used by decide() and the CLI ---------------------------------
     def completed(self) -> list[Iteration]:

@@ -16,6 +16,7 @@ from ..errors import ConfigError, LockedError, NotFoundError
 from ..store import goals as gstore
 from ..store import triage
 from ..store.home import home, new_id, now_iso
+from . import ledger
 from .checkpoints import Checkpoint
 from .decide import apply_resume
 from .goal import (
@@ -29,7 +30,7 @@ from .goal import (
     StoppingCondition,
     check_rules,
 )
-from .persist import load_goal, save_goal
+from .persist import commit_goal, load_goal
 
 __all__ = [
     "abandon_goal",
@@ -116,8 +117,7 @@ def create_goal(
         condition_env=condition_env or {},
     )
     check_rules(goal)
-    save_goal(goal, root)
-    gstore.append_event(goal.goal_id, "goal.created", root, objective=objective)
+    commit_goal(goal, "goal.created", root, objective=objective, config=goal.dump())
     return goal
 
 
@@ -127,7 +127,7 @@ def _locked_or_request(goal_id: str, request: gstore.ControlRequest, root: Path 
     try:
         lock.acquire()
     except LockedError:
-        gstore.request_control(goal_id, request, root)
+        ledger.write_request(goal_id, request, root)
         return None
     lock.release()
     return load_goal(goal_id, root)
@@ -143,8 +143,7 @@ def pause_goal(goal_id: str, root: Path | None = None) -> str:
     with gstore.goal_lock(goal_id, root):
         goal = load_goal(goal_id, root)
         goal.state = "paused"
-        save_goal(goal, root)
-        gstore.append_event(goal_id, "goal.paused", root, detail="paused while not running")
+        commit_goal(goal, "goal.paused", root, detail="paused while not running")
     return "paused"
 
 
@@ -158,9 +157,8 @@ def abandon_goal(goal_id: str, root: Path | None = None) -> str:
         goal = load_goal(goal_id, root)
         goal.state = "failed"
         goal.escalation = Escalation(reason="manual", detail="abandoned by the user", at=now_iso())
-        save_goal(goal, root)
+        commit_goal(goal, "goal.abandoned", root)
         gstore.clear_request(goal_id, root)
-        gstore.append_event(goal_id, "goal.abandoned", root)
     return "abandoned"
 
 
@@ -177,8 +175,7 @@ def resume_goal(
         goal = load_goal(goal_id, root)
         apply_resume(goal, max_iterations=max_iterations, max_dollars=max_dollars, max_duration=max_duration)
         gstore.clear_request(goal_id, root)
-        save_goal(goal, root)
-        gstore.append_event(goal_id, "goal.resumed", root, hint=goal.last_hint())
+        commit_goal(goal, "goal.resumed", root, hint=goal.last_hint())
     return goal
 
 
@@ -260,10 +257,10 @@ def rollback_goal(goal_id: str, to: int | str, root: Path | None = None, *, forc
                                    parent=latest.commit if latest else None,
                                    ref=f"refs/goalkeeper/{goal_id}/{saved_as}")
             goal.source["saved"] = [*saved, {"name": saved_as, "commit": cp.commit, "tree": cp.tree, "at": now_iso()}]
-            save_goal(goal, root)
+            commit_goal(goal, "goal.saved", root, name=saved_as, files=len(unsaved))
         seal.store.restore(ws, target, current)
-        gstore.append_event(goal_id, "goal.rolledback", root, to=label, written=len(write), deleted=delete[:200],
-                            savedAs=saved_as)
+        commit_goal(goal, "goal.rolledback", root, to=label, written=len(write), deleted=delete[:200],
+                    savedAs=saved_as)
         return RollbackPlan(label, write, delete, unsaved, saved_as, True)
 
 
@@ -321,7 +318,7 @@ def escalate(goal: Goal, reason: EscalationReason, detail: str, root: Path | Non
     if goal.escalation is None or goal.state != "escalated":
         goal.state = "escalated"
         goal.escalation = Escalation(reason=reason, detail=detail, at=now_iso())
-        save_goal(goal, root)
+        commit_goal(goal, "goal.escalated", root, reason=reason, detail=detail)
     esc = goal.escalation
     assert esc is not None
     if esc.triage_id is None:
@@ -356,7 +353,7 @@ def escalate(goal: Goal, reason: EscalationReason, detail: str, root: Path | Non
             root=root,
         )
         esc.triage_id = item.id
-        save_goal(goal, root)
+        commit_goal(goal, "goal.triaged", root, triageId=item.id)
     return goal
 
 

@@ -30,12 +30,13 @@ from ..proc import Policy, Runner, bwrap_path, end_leftovers, policy, run_argv
 from ..proc.sandbox import Sandbox
 from ..store import goals as gstore
 from ..store.home import home, now_iso
+from . import ledger
 from .checkpoints import Checkpoint
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate
 from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
-from .persist import load_goal, save_goal
+from .persist import audited_goal, commit_goal, goal_fields, save_goal
 from .protect import Finding, glob_match
 from .seal import Seal
 from .tree import Tree
@@ -73,17 +74,36 @@ class GoalLoop:
         self._seal: Seal | None = None
 
     # --- plumbing -------------------------------------------------------------
-    def _emit(self, event: str, **fields: Any) -> None:
-        rec = gstore.append_event(self.goal_id, event, self.root, **fields)
-        if self.on_event is not None:
-            self.on_event(rec)
+    def _emit(self, event: str, goal: Goal | None = None, rec: Iteration | None = None, **fields: Any) -> None:
+        """Append a signed event; with ``goal``/``rec`` it carries what a replay needs to rebuild them."""
+        fields = {**self.extra_fields, **fields}
+        if goal is not None:
+            fields["goalFields"] = goal_fields(goal)
+        if rec is not None:
+            fields["record"] = rec.dump()
+        out = ledger.append(self.goal_id, event, self.root, **fields)
+        if goal is not None:
+            goal.ledger_seq = int(out["seq"])
+        self._publish(out)
 
-    def _save(self, goal: Goal) -> None:
+    def _publish(self, out: dict[str, Any]) -> None:
+        if self.on_event is not None:
+            self.on_event(ledger.public(out))
+
+    def _account(self, goal: Goal) -> None:
         now = self.clock()
         if goal.state == "active":
             goal.elapsed_seconds = round(goal.elapsed_seconds + max(0.0, now - self._mark), 3)
         self._mark = now
+
+    def _save(self, goal: Goal) -> None:
+        self._account(goal)
         save_goal(goal, self.root)
+
+    def _commit(self, goal: Goal, event: str, rec: Iteration | None = None, **fields: Any) -> None:
+        """The event first, then the state that depends on it (a crash between is replayed)."""
+        self._account(goal)
+        self._publish(commit_goal(goal, event, self.root, rec, **{**self.extra_fields, **fields}))
 
     def _home(self) -> Path:
         return (self.root or home()).resolve()
@@ -93,8 +113,12 @@ class GoalLoop:
             self._seal = Seal(goal, ws, self._home(), runner=self.runner)
         return self._seal
 
+    @property
+    def extra_fields(self) -> dict[str, Any]:
+        return {}
+
     def _request(self) -> str | None:
-        return gstore.read_request(self.goal_id, self.root)
+        return ledger.read_request(self.goal_id, self.root)
 
     def _owner(self, goal: Goal, what: str) -> str:
         return f"{goal.goal_id}:{what}"
@@ -128,7 +152,10 @@ class GoalLoop:
     # --- the run --------------------------------------------------------------
     def run(self) -> Goal:
         with gstore.goal_lock(self.goal_id, self.root):
-            goal = load_goal(self.goal_id, self.root)
+            goal, problems = audited_goal(self.goal_id, self.root, repair=True)
+            if problems:  # never accepted: rebuilt from the signed log, the phases after it run again
+                self._emit("goal.repaired", goal, problems=problems[:10])
+                save_goal(goal, self.root)
             check_rules(goal)
             ws = Path(goal.workspace or os.getcwd()).resolve()
             if not ws.is_dir():
@@ -160,25 +187,21 @@ class GoalLoop:
         elif isinstance(d, Abandoned):
             goal.state = "failed"
             goal.escalation = Escalation(reason="manual", detail=d.detail, at=now_iso())
-            self._save(goal)
+            self._commit(goal, "goal.abandoned")
             gstore.clear_request(self.goal_id, self.root)
-            self._emit("goal.abandoned")
         elif isinstance(d, Paused):
-            if goal.state != "paused":
-                goal.state = "paused"
-                self._save(goal)
+            goal.state = "paused"
+            self._commit(goal, "goal.paused", detail=d.detail)
             if request == "pause":
                 gstore.clear_request(self.goal_id, self.root)
-            self._emit("goal.paused", detail=d.detail)
         elif isinstance(d, Converged):
             goal.state = "converged"
-            self._save(goal)
-            self._emit("goal.converged", iteration=d.iteration, spentDollars=goal.spent_dollars())
+            self._commit(goal, "goal.converged", iteration=d.iteration, spentDollars=goal.spent_dollars())
         elif isinstance(d, Escalate):
-            self._save(goal)
+            goal.state = "escalated"
+            goal.escalation = Escalation(reason=d.reason, detail=d.detail, at=now_iso())
+            self._commit(goal, "goal.escalated", reason=d.reason, detail=d.detail)
             escalate(goal, d.reason, d.detail, self.root)
-            esc = goal.escalation
-            self._emit("goal.escalated", reason=d.reason, detail=d.detail, triageId=esc.triage_id if esc else None)
 
     def _still_sealed(self, goal: Goal, ws: Path, d: Converged) -> bool:
         """At the end, the workspace must still be the tree that was checked."""
@@ -201,8 +224,7 @@ class GoalLoop:
         failing = [f"{r.command}: {r.summary}" for r in results if not r.passed]
         if failing and not goal.history:
             goal.source["baselineFailures"] = failing[:10]
-        self._save(goal)
-        self._emit("goal.baselined", protectedFiles=info["files"], checkpoint=info["checkpoint"],
+        self._commit(goal, "goal.baselined", protectedFiles=info["files"], checkpoint=info["checkpoint"],
                    toolchain=info["toolchain"], failing=failing,
                    sandbox=self._sandbox_mode(goal))
 
@@ -257,8 +279,7 @@ class GoalLoop:
                             tree_before=before.source_digest)
             goal.history.append(rec)
         rec.phase_started_at = now_iso()
-        self._save(goal)
-        self._emit("iteration.started", iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
+        self._commit(goal, "iteration.started", rec, iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
         return rec, None
 
     def _charge_crash(self, goal: Goal, rec: Iteration, since: str | None = None) -> None:
@@ -278,7 +299,7 @@ class GoalLoop:
         if since is None:
             rec.cost_known = False  # a maker killed mid-call may have spent money we never heard of
         goal.elapsed_seconds = round(goal.elapsed_seconds + lost, 3)
-        self._emit("iteration.crash_charged", iteration=rec.iteration, seconds=lost)
+        self._emit("iteration.crash_charged", goal, rec, iteration=rec.iteration, seconds=lost)
 
     def _sandbox_mode(self, goal: Goal) -> str:
         want = goal.maker.sandbox
@@ -327,8 +348,7 @@ class GoalLoop:
             self._reject(goal, ws, rec, found, after)
             return False
         rec.phase = "conditions"
-        self._save(goal)
-        self._emit("maker.finished", iteration=rec.iteration, summary=result.summary,
+        self._commit(goal, "maker.finished", rec, iteration=rec.iteration, summary=result.summary,
                    costDollars=result.cost_dollars, exitCode=result.exit_code,
                    treeChanged=after.source_digest != rec.tree_before, checkpoint=rec.checkpoint)
         return True
@@ -350,8 +370,7 @@ class GoalLoop:
         accepted = self._accepted(goal, rec.iteration)
         if accepted is not None:
             self.seal(goal, ws).restore(accepted, now)
-        self._save(goal)
-        self._emit("iteration.rejected", iteration=rec.iteration, reasons=texts[:50],
+        self._commit(goal, "iteration.rejected", rec, iteration=rec.iteration, reasons=texts[:50],
                    findings=rec.findings[:50], costDollars=rec.cost_dollars)
 
     def _void(self, goal: Goal, ws: Path, rec: Iteration, why: str, changed: list[str]) -> None:
@@ -363,8 +382,7 @@ class GoalLoop:
         rec.finished_at = rec.finished_at or now_iso()
         if rec.checkpoint and rec.checkpoint_tree:
             self.seal(goal, ws).restore(Checkpoint(rec.checkpoint, rec.checkpoint_tree))
-        self._save(goal)
-        self._emit("iteration.voided", iteration=rec.iteration, reason=why, paths=changed[:50])
+        self._commit(goal, "iteration.voided", rec, iteration=rec.iteration, reason=why, paths=changed[:50])
 
     def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         seal = self.seal(goal, ws)
@@ -380,14 +398,13 @@ class GoalLoop:
         rec.condition_results = run.results
         if run.tampered:
             found = [Finding("runner", "", f"the code under test patched the test runner ({t})") for t in run.tampered]
-            self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
+            self._emit("conditions.finished", goal, rec, iteration=rec.iteration, results=_brief(rec))
             return self._reject(goal, ws, rec, found[:20], post)
         if changed or tool:
-            self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
+            self._emit("conditions.finished", goal, rec, iteration=rec.iteration, results=_brief(rec))
             return self._void(goal, ws, rec, "the checks changed the workspace or the toolchain", changed + tool)
         rec.phase = "oracle"
-        self._save(goal)
-        self._emit("conditions.finished", iteration=rec.iteration, results=_brief(rec))
+        self._commit(goal, "conditions.finished", rec, iteration=rec.iteration, results=_brief(rec))
 
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)
@@ -430,8 +447,7 @@ class GoalLoop:
         rec.confidence = verdict.confidence
         rec.phase = "done"
         rec.finished_at = now_iso()
-        self._save(goal)
-        self._emit("oracle.finished", iteration=rec.iteration, verdict=rec.oracle_verdict,
+        self._commit(goal, "oracle.finished", rec, iteration=rec.iteration, verdict=rec.oracle_verdict,
                    reasons=rec.reasons, confidence=rec.confidence, costDollars=rec.cost_dollars)
 
 

@@ -8,18 +8,21 @@ a :class:`~goalkeeper.errors.CorruptStateError` and is left untouched.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import CorruptStateError
+from ..errors import CorruptStateError, IntegrityError
 from ..store import goals as gstore
 from ..store.atomic import validated
 from ..store.home import now_iso
 from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
+from .ledger import Chain, evidence_gaps, goal_mac, key_for, line_hash, rebuild, verify_chain
+from .ledger import append as ledger_append
 from .protect import DEFAULT_TESTS
 
-__all__ = ["MIGRATIONS", "list_goals", "load_goal", "migrate", "save_goal"]
+__all__ = ["MIGRATIONS", "audited_goal", "commit_goal", "goal_fields", "list_goals", "load_goal", "migrate", "save_goal"]
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -118,15 +121,95 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_goal(goal_id: str, root: Path | None = None) -> Goal:
-    data = migrate(gstore.read_goal_data(goal_id, root))
+    """The goal as goalkeeper last wrote it; a file whose signature fails is an ``IntegrityError``."""
+    raw = gstore.read_goal_data(goal_id, root)
+    mac = raw.pop("mac", None)
+    version = raw.get("schemaVersion", 0)
+    if mac is None and isinstance(version, int) and version >= 2:
+        raise IntegrityError(
+            f"{gstore.goal_path(goal_id, root)}: the goal file carries no signature, so goalkeeper did not "
+            "write it; `goalkeeper goal run ID` rebuilds it from the signed event log"
+        )
+    if mac is not None and not hmac.compare_digest(str(mac), goal_mac(key_for(root), raw)):
+        raise IntegrityError(
+            f"{gstore.goal_path(goal_id, root)}: the goal file was changed outside goalkeeper (its signature "
+            "does not match); `goalkeeper goal run ID` rebuilds it from the signed event log"
+        )
+    data = migrate(raw)
     return validated(Goal, data, gstore.goal_path(goal_id, root))
 
 
 def save_goal(goal: Goal, root: Path | None = None) -> Goal:
-    """Write the goal atomically, stamping ``updatedAt`` on it."""
+    """Write the goal atomically and signed, stamping ``updatedAt`` on it."""
     goal.updated_at = now_iso()
-    gstore.write_goal_data(goal.goal_id, goal.dump(), root)
+    data = goal.dump()
+    data["mac"] = goal_mac(key_for(root), data)
+    gstore.write_goal_data(goal.goal_id, data, root)
     return goal
+
+
+def audited_goal(goal_id: str, root: Path | None = None, *, repair: bool = False) -> tuple[Goal, list[str]]:
+    """The goal, checked against its signed event log: signature, chain, head and evidence.
+
+    Any problem is an :class:`IntegrityError`, unless ``repair``: then the goal
+    is rebuilt from the longest valid prefix of the log (phases after it run
+    again), saved, and the problems are returned.
+    """
+    chain = verify_chain(goal_id, root)
+    problems = list(chain.problems)
+    goal: Goal | None = None
+    try:
+        goal = load_goal(goal_id, root)
+    except IntegrityError as e:
+        problems.append(str(e))
+    if goal is not None:
+        if goal.ledger_seq > chain.head[0]:
+            problems.append(f"the goal file reflects event {goal.ledger_seq} but the log ends at {chain.head[0]} "
+                            "(the log was cut)")
+        problems += evidence_gaps([h.dump() for h in goal.history], chain.records)
+    if not problems:
+        assert goal is not None
+        return goal, []
+    if not repair:
+        raise IntegrityError(f"goal {goal_id}: " + "; ".join(problems[:3])
+                             + "; `goalkeeper goal run ID` rebuilds it from the signed log")
+    prefix = _valid_prefix(chain)
+    rebuilt = validated(Goal, migrate(rebuild(goal_id, prefix)), gstore.goal_path(goal_id, root))
+    save_goal(rebuilt, root)
+    return rebuilt, problems
+
+
+def _valid_prefix(chain: Chain) -> Chain:
+    """The records up to the first break: only what was signed in order is believed."""
+    out: list[dict[str, Any]] = []
+    prev, seq = "", 0
+    for rec in chain.records:
+        if rec.get("seq") != seq + 1 or rec.get("prev") != prev:
+            break
+        out.append(rec)
+        seq, prev = int(rec["seq"]), line_hash(rec)
+    return Chain(out, [])
+
+
+def commit_goal(goal: Goal, event: str, root: Path | None = None, record: Iteration | None = None,
+                **fields: Any) -> dict[str, Any]:
+    """Append the signed event (with what a replay needs), then save the state that depends on it."""
+    fields["goalFields"] = goal_fields(goal)
+    if record is not None:
+        fields["record"] = record.dump()
+    out = ledger_append(goal.goal_id, event, root, **fields)
+    goal.ledger_seq = int(out["seq"])
+    save_goal(goal, root)
+    return out
+
+
+_GOAL_FIELDS = ("state", "escalation", "elapsedSeconds", "baseline", "baselineAt", "budget", "source", "guards",
+                "maker", "oracle", "stoppingConditions", "conditionEnv")
+
+
+def goal_fields(goal: Goal) -> dict[str, Any]:
+    d = goal.dump()
+    return {k: d[k] for k in _GOAL_FIELDS}
 
 
 def list_goals(root: Path | None = None, broken: list[tuple[str, str]] | None = None) -> list[Goal]:

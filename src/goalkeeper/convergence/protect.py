@@ -100,6 +100,11 @@ def glob_match(path: str, patterns: Iterable[str]) -> bool:
 def classify(rel: str, *, protect: Iterable[str] = (), tests: Iterable[str] = DEFAULT_TESTS,
              allow: Iterable[str] = ()) -> str | None:
     """``"seal"``, ``"test"`` or None for a workspace-relative path."""
+    return _classify(rel, tuple(protect), tuple(tests), tuple(allow))
+
+
+@lru_cache(maxsize=1 << 16)  # called for every file of the tree on every iteration
+def _classify(rel: str, protect: tuple[str, ...], tests: tuple[str, ...], allow: tuple[str, ...]) -> str | None:
     if is_cache(rel) or glob_match(rel, allow):
         return None
     name = rel.rsplit("/", 1)[-1]
@@ -131,11 +136,11 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
     protect, tests, allow = tuple(protect), tuple(tests), tuple(allow)
     found = []
     for rel in sorted(set(baseline.files) | set(now.files)):
-        kind = classify(rel, protect=protect, tests=tests, allow=allow)
-        if kind is None:
-            continue
         old, new = baseline.files.get(rel), now.files.get(rel)
         if old == new:
+            continue
+        kind = _classify(rel, protect, tests, allow)
+        if kind is None:
             continue
         if old is None:
             if kind == "seal":

@@ -71,7 +71,8 @@ _OTHER_SKIPS = re.compile(
     r"|\bf(?:it|describe)\s*\(|\bt\s*\.\s*Skip\w*\s*\(|#\[\s*ignore\b|@(?:Disabled|Ignore)\b|\bpending\s*\(",
 )
 _RUNNER_MODULES = frozenset({"pytest", "_pytest", "pluggy", "unittest", "coverage", "nose", "nose2", "py"})
-_RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_|\bsys\.modules\b")
+_RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_|\bsys\.modules\b"
+                          r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b")
 _NATIVE = (".so", ".pyd", ".dll", ".dylib")
 _TEXT_LIMIT = 2_000_000
 

@@ -26,6 +26,11 @@ def goal_json_schema() -> dict[str, Any]:
         "One goal of the maker-oracle convergence loop, stored at .goalkeeper/goals/<goalId>.json. "
         "Files without schemaVersion (the common goal-convergence shape) are migrated on load."
     )
+    schema.setdefault("properties", {})["mac"] = {
+        "type": "string", "pattern": "^[0-9a-f]{64}$",
+        "description": "HMAC-SHA256 of the rest of the file under the state home's key (written by goalkeeper; "
+                       "absent from exports)",
+    }
     return schema
 
 

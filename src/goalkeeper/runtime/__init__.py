@@ -1,7 +1,30 @@
-"""The GOAP runtime: observers, executors, the tick decision, the driver."""
+"""The GOAP runtime: the tick machine, observers, the local driver, run state on disk.
 
-from .decide import Escalate, Execute, Reached, decide, goal_holds, judge
+``machine.RunMachine`` decides every step (sans-I/O); ``driver`` carries its
+instructions out in this process, the Temporal engine in a workflow, and the
+standalone runner (``goalkeeper build --target code``) in one stdlib-only file.
+"""
+
+from .decide import SpecModel, goal_holds
 from .driver import RunOptions, resume_run, start_run
+from .ledger import Ledger, apply, replay
+from .machine import (
+    Act,
+    Acted,
+    Commit,
+    Confirm,
+    Done,
+    Escalate,
+    Filed,
+    Instruction,
+    Observe,
+    Observed,
+    Options,
+    Propose,
+    Proposed,
+    Resume,
+    RunMachine,
+)
 from .observers import (
     OBSERVERS,
     Observation,
@@ -14,20 +37,34 @@ from .state import RunState, RunStore
 
 __all__ = [
     "OBSERVERS",
+    "Act",
+    "Acted",
+    "Commit",
+    "Confirm",
+    "Done",
     "Escalate",
-    "Execute",
+    "Filed",
+    "Instruction",
+    "Ledger",
     "Observation",
     "ObserveContext",
-    "Reached",
+    "Observe",
+    "Observed",
+    "Options",
+    "Propose",
+    "Proposed",
+    "Resume",
+    "RunMachine",
     "RunOptions",
     "RunState",
     "RunStore",
-    "decide",
+    "SpecModel",
+    "apply",
     "goal_holds",
-    "judge",
     "observe_all",
     "observe_fact",
     "register_observer",
+    "replay",
     "resume_run",
     "start_run",
 ]

@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..model.conditions import format_value
 from ..model.spec import Spec
+from .machine import DONE, ESCALATE, claim_diff
+from .machine import check_proposal as machine_check
 
 if TYPE_CHECKING:
     from ..llm import Message, Provider
 
 __all__ = ["DONE", "ESCALATE", "LLMProposer", "Proposal", "ProposalOutcome", "claim_diff", "check_proposal"]
-
-DONE, ESCALATE = "DONE", "ESCALATE"
 
 
 class Proposal(BaseModel):
@@ -48,47 +47,13 @@ class ProposalOutcome:
 def check_proposal(
     spec: Spec, proposal: Proposal, facts: Mapping[str, Any], blocked: Sequence[str]
 ) -> list[str]:
-    """Why a proposal may not run (empty list = it may). Pure.
+    """Why a proposal may not run (empty list = it may). Pure; the machine's own check.
 
     ``facts`` must hold fresh observations of the action's preconditions.
     """
-    name = proposal.action
-    if name in (DONE, ESCALATE):
-        return []
-    if name not in spec.actions:
-        return [f"unknown action {name!r}; the actions are: {', '.join(spec.actions)}"]
-    problems: list[str] = []
-    if name in blocked:
-        problems.append(f"{name} is blocked: it failed until the strike limit and nothing observed has changed")
-    action = spec.actions[name]
-    for c in action.pre_conditions:
-        if not c.holds(facts.get(c.fact)):
-            kind = "destructive action refused: " if action.destructive else ""
-            problems.append(f"{kind}precondition {c} does not hold (observed {format_value(facts.get(c.fact))})")
-    contract = dict(action.effect_values)
-    claimed = dict(proposal.expects)
-    # Types count: a claim of 1 for a true/false fact is not the contract's true.
-    if claimed != contract or any(_kind(claimed[k]) != _kind(v) for k, v in contract.items()):
-        problems.append(
-            f"false claim: {name} makes {json.dumps(contract, sort_keys=True)}, "
-            f"not {json.dumps(claimed, sort_keys=True, default=str)}"
-        )
-    return problems
+    from .decide import SpecModel
 
-
-def _kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    return "number" if isinstance(v, int | float) else type(v).__name__
-
-
-def claim_diff(claimed: Mapping[str, Any], observed: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Claimed-versus-observed differences after an action ran."""
-    return [
-        {"fact": f, "claimed": v, "observed": observed.get(f)}
-        for f, v in claimed.items()
-        if f in observed and observed.get(f) != v
-    ]
+    return machine_check(SpecModel(spec), proposal.action, proposal.expects, facts, blocked)
 
 
 @dataclass
@@ -108,14 +73,16 @@ class LLMProposer:
 
             self.system = system_prompt(self.spec, proposer=True)
 
-    def propose(self, facts: Mapping[str, Any], *, tick: int, blocked: Sequence[str]) -> ProposalOutcome:
+    def propose(self, facts: Mapping[str, Any], *, tick: int, blocked: Sequence[str],
+                feedback: Sequence[str] | None = None) -> ProposalOutcome:
+        """``feedback``: the notes the model should hear (default: the last three told)."""
         from ..llm import structured
 
         user = {
             "tick": tick,
             "observed_state": dict(facts),
             "blocked_actions": list(blocked),
-            "feedback": self.feedback[-3:],
+            "feedback": list(feedback) if feedback is not None else self.feedback[-3:],
         }
         messages: list[Message] = [
             {"role": "system", "content": self.system},

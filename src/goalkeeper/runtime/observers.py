@@ -11,7 +11,6 @@ import os
 import sys
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..model.spec import Observer, Spec
+from .deadline_http import http_get
 from .parse import coerce, parse_output
 from .process import expand_env, run_command
 
@@ -117,19 +117,15 @@ def _http(obs: Observer, ftype: str, ctx: ObserveContext, timeout: float) -> tup
     url = expand_env(obs.http, ctx.env)
     if urlparse(url).scheme not in ("http", "https"):
         raise ObservationFailed(f"not an http(s) URL: {url}")
-    handlers: list[urllib.request.BaseHandler] = []
-    if urlparse(url).hostname in ("127.0.0.1", "localhost", "::1"):
-        handlers.append(urllib.request.ProxyHandler({}))
-    opener = urllib.request.build_opener(*handlers)
     parse = obs.parse or ("status" if ftype == "bool" else "number" if ftype in ("int", "float") else "text")
     try:
-        with opener.open(url, timeout=timeout) as resp:
-            status, body = resp.status, resp.read(1 << 20).decode("utf-8", errors="replace")
-    except urllib.error.HTTPError as e:
-        status, body = e.code, e.read(1 << 20).decode("utf-8", errors="replace")
+        status, body = http_get(url, timeout)  # one deadline for connect, headers and body together
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
-        if ftype == "bool" and parse == "status" and not isinstance(reason, TimeoutError):
+        if isinstance(reason, TimeoutError):
+            raise ObservationFailed(f"GET {url} failed: timed out after {timeout:g}s "
+                                    "(connect, headers and body together)") from None
+        if ftype == "bool" and parse == "status":
             return False, f"unreachable ({reason})"  # nothing serving: a definite "not healthy"
         raise ObservationFailed(f"GET {url} failed: {reason}") from None
     detail = f"HTTP {status}"

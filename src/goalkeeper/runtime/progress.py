@@ -36,30 +36,31 @@ def rich_reporter(console: Console | None = None) -> Reporter:
     def report(ev: dict[str, Any]) -> None:
         kind = ev["event"]
         e = escape
-        if kind in ("run_started", "resumed"):
-            con.print(f"[bold]{'resumed' if kind == 'resumed' else 'run'}[/] {ev['run_id']} · spec {e(str(ev.get('spec', '')))}")
-        elif kind == "spec_changed":
+        if kind in ("run.started", "run.resumed"):
+            word = "resumed" if kind == "run.resumed" else "run"
+            con.print(f"[bold]{word}[/] {ev['runId']} · spec {e(str(ev.get('spec', '')))}")
+        elif kind == "spec.changed":
             con.print("[yellow]spec changed since the last step[/]: blocked actions may run again")
-        elif kind == "observed":
-            unknown = ev.get("unknown") or {}
-            line = f"  [dim]observed[/] {e(_facts(ev['facts']))}"
-            con.print(line)
-            for f, why in unknown.items():
+        elif kind == "run.reconciled":
+            con.print(f"[yellow]the event log lacked {len(ev['history'])} step(s) the state held; "
+                      "written back[/]")
+        elif kind == "facts.observed":
+            con.print(f"  [dim]observed[/] {e(_facts(ev['facts']))}")
+            for f, why in (ev.get("unknown") or {}).items():
                 con.print(f"    [yellow]{e(f)} unknown[/]: {e(str(why))}")
-        elif kind == "plan":
+        elif kind == "plan.made":
             con.print(f"  [cyan]plan[/] {e(' → '.join(ev['plan']))} (cost {format_value(ev['cost'])})")
-        elif kind == "tick_started":
+        elif kind == "tick.started":
             con.print(f"[bold]tick {ev['tick']}[/] ▶ {e(ev['action'])}")
-        elif kind == "action_finished":
-            if ev["outcome"] == "ok":
-                con.print(f"  [green]✓ {e(ev['action'])}[/] {e(ev['reason'])}")
-            else:
-                con.print(f"  [red]✗ {e(ev['action'])}[/] {e(ev['reason'])} · strike {ev['strikes']}/{ev['limit']}")
-        elif kind == "refused":
-            con.print(f"  [red]refused {e(ev['action'])}[/]: {e(ev['reason'])}")
-        elif kind == "interrupted":
+        elif kind == "action.finished" and ev["outcome"] == "ok":
+            con.print(f"  [green]✓ {e(ev['action'])}[/] {e(ev['reason'])}")
+        elif kind == "action.finished":
+            con.print(f"  [red]✗ {e(ev['action'])}[/] {e(ev['reason'])} · strike {ev['strikes']}/{ev['limit']}")
+        elif kind == "action.refused":
+            con.print(f"  [red]refused {e(ev['action'])}[/]: {e(ev['reason'])} · strike {ev['strikes']}/{ev['limit']}")
+        elif kind == "action.interrupted":
             con.print(f"  [yellow]tick {ev['tick']} ({e(ev['action'])}) was interrupted; re-observing[/]")
-        elif kind == "replan":
+        elif kind == "run.replanned":
             failed = ", ".join(ev["failed"]) or "failed proposals"
             con.print(f"[magenta]replan[/] after {e(failed)} hit the strike limit")
             for c in ev["corrections"]:
@@ -68,13 +69,13 @@ def rich_reporter(console: Console | None = None) -> Reporter:
                 )
             if not ev["corrections"]:
                 con.print("    no belief turned out wrong")
-        elif kind == "reached":
+        elif kind == "run.reached":
             con.print(f"[bold green]goal reached[/] in {ev['tick']} tick(s)")
-        elif kind == "escalated":
+        elif kind == "run.escalated":
             con.print(f"[bold red]escalated[/] ({ev['reason']}): {e(ev['message'])}")
             for g in ev.get("gaps", []):
                 root = " (root: no available action sets it)" if g.get("root") else ""
                 con.print(f"    gap: {e(g['action'])} needs {e(g['fact'])} {e(g['condition'])}{root}")
-            con.print(f"    triage item {ev['triage_id']} · report {e(ev['report'])}")
+            con.print(f"    triage item {ev['triageId']} · report {e(str(ev['report']))}")
 
     return report

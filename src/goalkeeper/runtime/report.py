@@ -1,41 +1,31 @@
-"""Escalation reports: what a human needs to unblock a run, as JSON and Markdown."""
+"""Escalation: the report a human needs (JSON and Markdown) and the triage item, filed once.
+
+What goes into them is decided by the machine (``machine.Escalate``); this
+module renders and files it, for the local driver and the Temporal activities
+alike.
+"""
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
 from typing import Any
 
 from ..model.conditions import format_value
 from ..model.spec import Spec
-from ..planning.result import PlanResult
-from .decide import Escalate
-from .state import RunState
+from ..store import file_item, list_items, write_json_atomic, write_text_atomic
+from .machine import Escalate, Filed
+from .state import RunState, RunStore
 
-__all__ = ["build_report", "render_markdown"]
+__all__ = ["build_report", "file_escalation", "render_markdown", "until_commands"]
 
 
-def _suggestions(spec: Spec, esc: Escalate, result: PlanResult | None) -> list[str]:
-    out: list[str] = []
-    if result is not None:
-        for action, fact, cond, root in result.gaps():
-            if root:
-                out.append(
-                    f"make `{fact} {cond}` hold (needed by `{action}`): fix it in the world, or add an "
-                    f"action whose effects set `{fact}`"
-                )
-        for u in result.unreachable:
-            if not u.setters:
-                out.append(f"no action sets `{u.fact}`: add one, or correct the goal condition `{u.fact} {u.condition}`")
-    if esc.reason == "tick_cap":
-        out.append("raise policy.max_ticks only if the history shows steady progress")
-    if esc.reason == "no_admissible_action":
-        out.append(f"investigate why {', '.join(esc.blocked)} keeps failing (see the action logs), then resume")
-    if esc.reason == "approval_required":
-        out.append("re-run with --yes to approve destructive actions marked confirm: true")
-    return out
+def until_commands(spec_path: str | Path) -> tuple[str, ...]:
+    """The stopping condition of a goal made from this run's escalation: the spec's goal, observed."""
+    return (shlex.join(["goalkeeper", "observe", str(spec_path), "--check"]),)
 
 
 def build_report(spec: Spec, state: RunState, esc: Escalate) -> dict[str, Any]:
-    result = esc.result
     return {
         "run_id": state.run_id,
         "spec": state.spec_path,
@@ -49,13 +39,32 @@ def build_report(spec: Spec, state: RunState, esc: Escalate) -> dict[str, Any]:
             f: {"value": v, "source": state.sources.get(f, "observed"), **({"error": state.errors[f]} if f in state.errors else {})}
             for f, v in state.facts.items()
         },
-        "unreachable": result.to_dict()["unreachable"] if result is not None else [],
-        "gaps": result.to_dict()["gaps"] if result is not None else [],
+        "unreachable": [dict(u) for u in esc.unreachable],
+        "gaps": [dict(g) for g in esc.gaps],
         "blocked_actions": list(esc.blocked),
         "failures": [t.model_dump(mode="json") for t in state.history if t.outcome != "ok"],
         "replans": [r.model_dump(mode="json") for r in state.replans],
-        "suggested_actions": _suggestions(spec, esc, result),
+        "suggested_actions": list(esc.suggestions),
     }
+
+
+def file_escalation(spec: Spec, state: RunState, esc: Escalate, store: RunStore, root: Path | None) -> Filed:
+    """Write report.json/.md and file the triage item. Filing again for the same run, tick and
+    reason (a crash before ``run.escalated`` was logged, an activity retried) reuses the item."""
+    report = build_report(spec, state, esc)
+    md = render_markdown(report)
+    write_json_atomic(store.dir / "report.json", report)
+    write_text_atomic(store.dir / "report.md", md)
+    tick = esc.context.get("tick")
+    for item in list_items(status="pending", root=root):
+        if (item.source, item.source_id, item.reason, item.context.get("tick")) == ("run", state.run_id, esc.reason, tick):
+            return Filed(item.id, str(store.dir / "report.md"))
+    item = file_item(
+        source="run", source_id=state.run_id, reason=esc.reason, summary=esc.summary,
+        context={**esc.context, "report": str(store.dir / "report.json")},
+        suggested_actions=list(esc.suggestions), severity=esc.severity, markdown=md, root=root,
+    )
+    return Filed(item.id, str(store.dir / "report.md"))
 
 
 def _tree(setters: list[dict[str, Any]], depth: int) -> list[str]:

@@ -1,12 +1,16 @@
 """A run on disk: ``<home>/runs/<run-id>/`` with state.json, events.jsonl, logs/, a lock.
 
-state.json is rewritten atomically after every step; events.jsonl only grows.
+events.jsonl only grows and is the record of what happened; state.json is a
+snapshot of it, rewritten atomically after each event is appended, and carries
+``seq``, the last event it reflects. On resume ``reconcile`` brings the two
+back into agreement, whichever one a crash left behind.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,9 +28,10 @@ from ..store import (
     write_json_atomic,
 )
 from ..store.atomic import validated
-from .decide import corrections
+from .ledger import STEP_EVENTS, Ledger, replay
 
-__all__ = ["ReplanRecord", "RunState", "RunStore", "TickRecord", "file_sha256"]
+__all__ = ["ReplanRecord", "RunListing", "RunState", "RunStore", "TickRecord", "file_sha256", "list_runs",
+           "reconcile"]
 
 RUN_SCHEMA_VERSION = 1
 RunStatus = Literal["running", "reached", "escalated", "error"]
@@ -86,23 +91,14 @@ class RunState(BaseModel):
     history: list[TickRecord] = Field(default_factory=list)
     replans: list[ReplanRecord] = Field(default_factory=list)
     escalation: dict[str, Any] | None = None
+    seq: int = Field(default=0, description="the last event (events.jsonl seq) this state reflects")
 
-    def record_replan(
-        self, actions: Collection[str], believed: Mapping[str, Any], observed: Mapping[str, Any]
-    ) -> tuple[list[str], list[dict[str, Any]]]:
-        """The strike limit fired: note corrected beliefs, block what failed, reset strikes.
+    def ledger(self) -> Ledger:
+        return Ledger.from_dict(self.model_dump(mode="json"))
 
-        Shared by the local driver and the Temporal workflow; no I/O. Returns the
-        blocked actions and the corrections.
-        """
-        fixes = corrections(believed, observed)
-        failed = sorted(set(self.streak) & set(actions))
-        snapshot = {**self.facts, "__spec__": self.spec_sha256}
-        for a in failed:
-            self.blocked[a] = dict(snapshot)
-        self.replans.append(ReplanRecord(tick=self.tick, failed=failed, corrections=fixes, blocked=failed))
-        self.strikes, self.streak, self.plan = 0, [], []
-        return failed, fixes
+    def with_ledger(self, ledger: Ledger) -> RunState:
+        """This run's identity with ``ledger``'s progress; validated, so a bad event cannot slip in."""
+        return RunState.model_validate({**self.model_dump(mode="json"), **ledger.to_dict()})
 
 
 def file_sha256(path: str | Path) -> str:
@@ -110,9 +106,12 @@ def file_sha256(path: str | Path) -> str:
 
 
 class RunStore:
-    """Files of one run. All writes are atomic or appends."""
+    """Files of one run. All writes are atomic or appends; an event is always appended
+    before the state that reflects it is saved."""
 
     def __init__(self, run_id: str, root: Path | None = None) -> None:
+        if not run_id or run_id in (".", "..") or "/" in run_id or "\\" in run_id or "\0" in run_id:
+            raise NotFoundError(f"no run {run_id!r}; list runs with `goalkeeper runs list`")
         self.run_id = run_id
         self.dir = (root or home()) / "runs" / run_id
         self.state_path = self.dir / "state.json"
@@ -128,8 +127,15 @@ class RunStore:
     def exists(self) -> bool:
         return self.state_path.exists()
 
+    def never_started(self) -> bool:
+        """The directory exists but the run was stopped before its state was first written."""
+        return self.dir.is_dir() and not self.state_path.exists() and not self.events_path.exists()
+
     def load(self) -> RunState:
         if not self.state_path.exists():
+            if self.never_started():
+                raise NotFoundError(f"run {self.run_id!r} never started: it was stopped before its state "
+                                    "was written, and nothing ran; start a new run")
             raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`")
         return validated(RunState, read_json(self.state_path), self.state_path)
 
@@ -137,26 +143,77 @@ class RunStore:
         state.updated = now_iso()
         write_json_atomic(self.state_path, state.model_dump(mode="json"))
 
-    def event(self, kind: str, **data: Any) -> dict[str, Any]:
-        rec = {"ts": now_iso(), "run_id": self.run_id, "event": kind, **data}
+    def append(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """Append one event (``{"seq", "event", ...}``) under the envelope ``ts``, ``runId``."""
+        rec = {"ts": now_iso(), "runId": self.run_id, **event}
         append_jsonl(self.events_path, rec)
+        return rec
+
+    def commit(self, state: RunState, event: str, **data: Any) -> dict[str, Any]:
+        """Outside the machine (e.g. a start that failed): append the next event, then save."""
+        state.seq += 1
+        rec = self.append({"seq": state.seq, "event": event, **data})
+        self.save(state)
         return rec
 
     def events(self) -> list[dict[str, Any]]:
         return list(read_jsonl(self.events_path))
 
+    def last_seq(self) -> int:
+        return max((e["seq"] for e in self.events() if isinstance(e.get("seq"), int)), default=0)
 
-def list_runs(root: Path | None = None) -> list[RunState | tuple[str, str]]:
-    """Every run, newest first; a damaged one appears as (run_id, error)."""
+
+def reconcile(state: RunState, events: list[dict[str, Any]]) -> tuple[RunState, list[dict[str, Any]]]:
+    """The run as its log says it is, and the events the log must gain to agree with it.
+
+    Events newer than the saved state (a crash between the append and the save) are
+    applied with the same ``apply`` the machine used. A state ahead of its log (lines
+    lost from events.jsonl) gets one ``run.reconciled`` event carrying the steps the
+    log is missing, so no completed step exists only in state.json.
+    """
+    ledger = state.ledger()
+    replay(ledger, events)
+    top = max((e["seq"] for e in events if isinstance(e.get("seq"), int)), default=0)
+    extra: list[dict[str, Any]] = []
+    if ledger.seq > top:
+        logged = {(e.get("tick"), e.get("action")) for e in events if e.get("event") in STEP_EVENTS}
+        logged |= {(h.get("tick"), h.get("action")) for e in events if e.get("event") == "run.reconciled"
+                   for h in e.get("history", [])}
+        missing = [h for h in ledger.history if (h["tick"], h["action"]) not in logged]
+        extra.append({"seq": ledger.seq + 1, "event": "run.reconciled", "logSeq": top, "stateSeq": ledger.seq,
+                      "history": missing})
+        ledger.seq += 1
+    return state.with_ledger(ledger), extra
+
+
+@dataclass(frozen=True)
+class RunListing:
+    """One entry of ``list_runs``: a loaded run, a damaged one, or one that never started."""
+
+    run_id: str
+    state: RunState | None = None
+    status: str = "running"  # the state's status, or "corrupt" / "never started"
+    error: str | None = None
+
+
+def list_runs(root: Path | None = None) -> list[RunListing]:
+    """Every run, newest first; damaged and never-started ones are listed as such."""
     d = (root or home()) / "runs"
-    out: list[RunState | tuple[str, str]] = []
+    out: list[RunListing] = []
     if not d.exists():
         return out
     for p in sorted(d.iterdir(), reverse=True):
-        if not (p / "state.json").exists():
+        store = RunStore(p.name, root)
+        if not p.is_dir():
+            continue
+        if store.never_started():
+            out.append(RunListing(p.name, None, "never started",
+                                  "stopped before its state was written; nothing ran"))
             continue
         try:
-            out.append(RunStore(p.name, root).load())
-        except CorruptStateError as e:
-            out.append((p.name, str(e)))
+            st = store.load()
+        except (CorruptStateError, NotFoundError) as e:
+            out.append(RunListing(p.name, None, "corrupt", str(e)))
+            continue
+        out.append(RunListing(p.name, st, st.status))
     return out

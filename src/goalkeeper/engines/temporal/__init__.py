@@ -12,9 +12,10 @@ from typing import Any
 
 from temporalio.client import Client, WorkflowExecutionStatus
 
+from ...convergence import ledger
 from ...convergence.goal import Goal
 from ...convergence.lifecycle import abandon_goal as _abandon_local
-from ...convergence.persist import load_goal
+from ...convergence.persist import load_goal, save_goal
 from ...errors import ConfigError
 from ...store import goals as gstore
 from . import client as _c
@@ -109,7 +110,7 @@ def abandon_goal(goal_id: str, cfg: TemporalConfig, *, root: Path | None = None)
         if await _c.workflow_status(client, goal_id) == WorkflowExecutionStatus.RUNNING:
             await _c.signal_goal(client, goal_id, "abandon")
             return "requested"
-        gstore.write_goal_data(goal_id, goal.dump(), root)
+        save_goal(goal, root)
         return _abandon_local(goal_id, root)
 
     return _c.run_sync(go, cfg)
@@ -126,7 +127,7 @@ def resume_goal(
         tail = _tail(goal_id, root, on_event)
         handle, signalled = await _c.resume_goal(client, cfg, goal_id, args, root)
         if not signalled:
-            gstore.append_event(goal_id, "goal.resumed", root, engine="temporal", **args)
+            ledger.append(goal_id, "goal.resumed", root, engine="temporal", **args)
         if not wait:
             return Goal.model_validate(await _c.goal_data(client, goal_id, root))
         return Goal.model_validate(await _c.wait_for(handle, tail))
@@ -140,7 +141,8 @@ def export_goal(
     """Write the goal as Temporal knows it to ``dest`` (default: its file in the local store)."""
     goal = fetch_goal(goal_id, cfg, root=root)
     if dest is None:
-        return gstore.write_goal_data(goal_id, goal.dump(), root)
+        save_goal(goal, root)
+        return gstore.goal_path(goal_id, root)
     from ...store.atomic import write_json_atomic
 
     write_json_atomic(dest, goal.dump())

@@ -134,8 +134,7 @@ class _Phases(GoalLoop):
     def _request(self) -> str | None:
         return None  # signals reach the workflow; it checks them between phases
 
-    def _emit(self, event: str, **fields: Any) -> None:
-        super()._emit(event, **{"worker": worker_identity(), **fields})  # which worker ran the phase
+    extra_fields = property(lambda self: {"worker": worker_identity()})  # which worker ran the phase
 
 
 @contextmanager

@@ -1,8 +1,11 @@
-"""The side effects of a GOAP run: observe facts, execute one action, save the run, escalate.
+"""The side effects of a GOAP run on Temporal: observe facts, execute one action, file an escalation.
 
 The run's files stay where the local engine puts them (``<store>/runs/<id>/``:
 state.json, events.jsonl, logs/, report), on a filesystem every worker sees,
-so ``goalkeeper runs show`` works unchanged.
+so ``goalkeeper runs show`` works unchanged. Every activity first writes the
+events the workflow committed since the last one, then the state: the same
+order as the local driver, and idempotent by ``seq`` so a retried activity
+never logs an event twice nor saves an older state over a newer one.
 """
 
 from __future__ import annotations
@@ -14,13 +17,12 @@ from typing import Any
 from temporalio import activity
 
 from ...model.loader import load_spec
-from ...planning import plan
-from ...runtime.decide import Escalate
+from ...runtime.machine import Escalate
 from ...runtime.observers import ObserveContext, observe_all
 from ...runtime.process import run_command
-from ...runtime.report import build_report, render_markdown
+from ...runtime.report import file_escalation
 from ...runtime.state import RunState, RunStore
-from ...store import file_item, write_json_atomic, write_text_atomic
+from ...store import write_text_atomic
 from .goal_activities import heartbeating
 
 __all__ = ["ACTIVITIES"]
@@ -38,7 +40,25 @@ def _store(inp: dict[str, Any]) -> RunStore:
     return RunStore(inp["runId"], Path(inp["store"]))
 
 
+def _write_commit(inp: dict[str, Any]) -> RunState | None:
+    """Append the committed events the log lacks, then save the state unless a newer one is saved."""
+    if not inp.get("commit"):
+        return None
+    store = _store(inp)
+    state = RunState.model_validate(inp["commit"]["state"])
+    with store.lock:
+        top = store.last_seq()
+        for event in inp["commit"]["events"]:
+            if event["seq"] > top:
+                store.append(event)
+        on_disk = store.load().seq if store.exists() else -1
+        if state.seq >= on_disk:
+            store.save(state)
+    return state
+
+
 def _observe(inp: dict[str, Any]) -> dict[str, Any]:
+    _write_commit(inp)
     spec = load_spec(inp["specPath"])
     ctx = ObserveContext(base_dir=Path(inp["specPath"]).parent, env=_env(inp),
                          timeout=spec.policy.observe_timeout)
@@ -47,6 +67,7 @@ def _observe(inp: dict[str, Any]) -> dict[str, Any]:
 
 
 def _act(inp: dict[str, Any]) -> dict[str, Any]:
+    _write_commit(inp)  # normally empty: the workflow saved tick.started just before
     spec = load_spec(inp["specPath"])
     action = spec.actions[inp["action"]]
     base = Path(inp["specPath"]).parent
@@ -69,42 +90,13 @@ def _act(inp: dict[str, Any]) -> dict[str, Any]:
     return {"ok": res.ok, "text": text, "seconds": res.seconds, "log": str(log)}
 
 
-def _save(inp: dict[str, Any]) -> None:
-    store = _store(inp)
-    with store.lock:
-        store.save(RunState.model_validate(inp["state"]))
-        for kind, data in inp.get("events", []):
-            store.event(kind, **data)
-
-
 def _escalate(inp: dict[str, Any]) -> dict[str, Any]:
-    spec = load_spec(inp["specPath"])
-    st = RunState.model_validate(inp["state"])
-    store = _store(inp)
-    reason, message = inp["reason"], inp["message"]
-    result = plan(spec, st.facts, search=st.search) if reason in ("unreachable", "no_admissible_action") else None
-    esc = Escalate(reason, message, result, tuple(inp.get("blocked", [])))
-    report = build_report(spec, st, esc)
-    md = render_markdown(report)
-    write_json_atomic(store.dir / "report.json", report)
-    write_text_atomic(store.dir / "report.md", md)
-    gap_facts = sorted({g["fact"] for g in report["gaps"]} | {u["fact"] for u in report["unreachable"]})
-    item = file_item(
-        source="run", source_id=st.run_id, reason=reason, summary=f"{st.spec_name}: {message}",
-        context={"spec": st.spec_path, "gap_facts": gap_facts, "gaps": report["gaps"],
-                 "report": str(store.dir / "report.json")},
-        suggested_actions=report["suggested_actions"],
-        severity="critical" if reason in ("unreachable", "no_admissible_action") else "warning",
-        markdown=md, root=Path(inp["store"]),
-    )
-    st.status = "escalated"
-    st.escalation = {"reason": reason, "message": message, "triage_id": item.id,
-                     "report": str(store.dir / "report.md"), "gaps": report["gaps"]}
-    with store.lock:
-        store.save(st)
-        store.event("escalated", reason=reason, message=message, gaps=report["gaps"], triage_id=item.id,
-                    report=str(store.dir / "report.md"))
-    return st.model_dump(mode="json")
+    state = _write_commit(inp) or _store(inp).load()
+    e = inp["escalation"]
+    esc = Escalate(e["reason"], e["message"], e["severity"], e["summary"], e["context"], tuple(e["suggestions"]),
+                   tuple(e["unreachable"]), tuple(e["gaps"]), tuple(e["blocked"]))
+    filed = file_escalation(load_spec(inp["specPath"]), state, esc, _store(inp), Path(inp["store"]))
+    return {"triageId": filed.triage_id, "report": filed.report}
 
 
 @activity.defn(name="run_observe")
@@ -121,13 +113,13 @@ async def run_execute_action(inp: dict[str, Any]) -> dict[str, Any]:
 
 @activity.defn(name="run_save")
 async def run_save(inp: dict[str, Any]) -> None:
-    """Write state.json atomically and append the buffered events."""
-    await heartbeating(lambda: _save(inp))
+    """Write the committed events, then state.json."""
+    await heartbeating(lambda: _write_commit(inp))
 
 
 @activity.defn(name="run_escalate")
 async def run_escalate(inp: dict[str, Any]) -> dict[str, Any]:
-    """Write the escalation report and file the triage item."""
+    """Write the escalation report and file the triage item (once per run, tick and reason)."""
     return await heartbeating(lambda: _escalate(inp))
 
 

@@ -1,7 +1,8 @@
 """``goalkeeper run SPEC --engine temporal``: create the run on disk, start its workflow, follow it.
 
 The run exists in the shared store before the workflow starts (like a local
-run), and its id is the workflow id. Observers and actions run on workers with
+run), and its id is the workflow id. A ``confirm: true`` action needs ``--yes``:
+workers have nobody to ask, so without it the run escalates approval_required. Observers and actions run on workers with
 the worker's environment, plus the ``${VAR}`` values the spec names, taken
 from the submitting shell (nothing else of its environment is sent).
 """
@@ -19,6 +20,7 @@ from ...errors import ConfigError
 from ...model.lint import require_runnable
 from ...model.loader import load_spec
 from ...runtime.progress import Reporter, null_reporter
+from ...runtime.report import until_commands
 from ...runtime.state import RunState, RunStore, file_sha256
 from ...store.home import home, now_iso
 from .client import EventTail, run_sync, wait_for
@@ -53,13 +55,13 @@ def start_run(
         max_ticks=max_ticks if max_ticks is not None else spec.policy.max_ticks,
     )
     with store.lock:
-        store.save(state)
-        store.event("run_started", spec=state.spec_path, max_ticks=state.max_ticks, search=search,
-                    engine="temporal", task_queue=cfg.task_queue)
+        store.save(state)  # the run exists before its workflow; the workflow logs run.started
     env = {k: os.environ[k] for k in sorted(set(_VAR.findall(text))) if k in os.environ}
     inp: dict[str, Any] = {
         "specText": text, "specPath": state.spec_path, "state": state.model_dump(mode="json"),
         "store": str((root or home()).resolve()), "yes": yes, "env": env,
+        "until": list(until_commands(state.spec_path)), "workspace": str(Path(state.spec_path).parent),
+        "opening": {"search": search, "engine": "temporal", "taskQueue": cfg.task_queue},
         "options": {"heartbeatSeconds": cfg.heartbeat_seconds},
     }
 
@@ -76,6 +78,6 @@ def start_run(
     except ConfigError:  # never reached the server: do not leave a run that looks alive
         state.status = "error"
         with store.lock:
-            store.save(state)
-            store.event("start_failed", engine="temporal", address=cfg.address)
+            store.commit(state, "run.failed", engine="temporal", address=cfg.address,
+                         reason="the Temporal server could not be reached; nothing ran")
         raise

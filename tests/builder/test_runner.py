@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -73,14 +74,21 @@ def test_runner_strikes_replans_and_escalates(bare_python: Path, tmp_path: Path)
     inbox = work / "gk-home" / "triage"
     [report] = list(inbox.glob("tri-*.json"))
     item = json.loads(report.read_text())
-    assert item["status"] == "pending" and "finish" in item["reason"]
+    assert item["status"] == "pending" and item["reason"] == "no_admissible_action"
+    assert "finish" in item["summary"] and item["severity"] == "critical"
     assert item["context"]["observed"] == {"done": False, "ready": True}
-    assert [g["fact"] for g in item["context"]["unreachable"]] == ["done"]
+    assert item["context"]["blocked"] == ["finish"]
     assert (inbox / (item["id"] + ".md")).read_text().startswith("# Escalation: stuck")
-    # the item is a valid goalkeeper triage item
+    # the item is a valid goalkeeper triage item, and `triage act --goal` can use it as is
     from goalkeeper.store.triage import TriageItem
 
     TriageItem.model_validate(item)
+    assert item["context"]["workspace"] == str(work)
+    (until,) = item["context"]["until"]
+    check = subprocess.run(shlex.split(until), capture_output=True, text=True, timeout=60)
+    assert check.returncode == 1 and json.loads(check.stdout)["holds"] is False
+    (work / "done.flag").write_text("")
+    assert subprocess.run(shlex.split(until), capture_output=True, timeout=60).returncode == 0
 
 
 def test_runner_refuses_confirm_without_yes(bare_python: Path, tmp_path: Path) -> None:
@@ -147,6 +155,7 @@ def runner_module(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     spec = importlib.util.spec_from_file_location("emitted_runner", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the class is made
     spec.loader.exec_module(mod)
     return mod
 
@@ -223,8 +232,29 @@ def test_runner_plan_and_check_modes(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-I", str(runner), "check", str(proposal), "--state", str(state)],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 1
-    assert json.loads(r.stdout)["problems"] == ["precondition fails: version >= 2 (observed 1)"]
+    assert json.loads(r.stdout)["problems"] == ["precondition version >= 2 does not hold (observed 1)"]
     proposal.write_text(json.dumps({"action": "bump", "expects": {"version": 2}, "reason": "x"}))
     r = subprocess.run([sys.executable, "-I", str(runner), "check", str(proposal), "--state", str(state)],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and json.loads(r.stdout) == {"ok": True, "problems": []}
+
+
+def test_the_runner_carries_the_runtimes_own_tick_loop() -> None:
+    """runner.py imports no goalkeeper code, yet its loop is the runtime's machine, verbatim."""
+    import ast
+
+    import goalkeeper.runtime.deadline_http as deadline_http
+    import goalkeeper.runtime.instructions as instructions
+    import goalkeeper.runtime.ledger as ledger
+    import goalkeeper.runtime.machine as machine
+
+    source = runner_source()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            assert not any(a.name.split(".")[0] == "goalkeeper" for a in node.names)
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0 and (node.module or "").split(".")[0] != "goalkeeper", node.module
+    for module in (ledger, instructions, machine, deadline_http):
+        body = Path(module.__file__ or "").read_text()
+        start = body.index("\n@dataclass") if module is ledger else body.index("\nclass ")
+        assert body[start:].strip() in source, module.__name__
