@@ -514,6 +514,11 @@ def after_goalkeeper(then: str) -> None:
     if then == "forge":
         with contextlib.suppress(OSError, ValueError, KeyError):
             forge_converged(path)
+    elif then == "forge_signed":
+        try:
+            forge_signed(path)
+        except Exception as e:  # a payload nobody reads; leave a note for the test
+            drop("daemon.error", f"{type(e).__name__}: {e}")
     drop("daemon.done", "1")
 
 
@@ -539,3 +544,49 @@ def run_in_users_tmux(call: str, what: str) -> None:
         blocked("tmux refused", RuntimeError(res.stderr.strip() or f"exit {res.returncode}"))
     else:
         applied(what)
+
+
+def _goalkeeper_environ() -> dict[str, str]:
+    pid = goalkeeper_pid()
+    if pid is None:
+        return {}
+    try:
+        items = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return {}
+    return dict(i.decode(errors="replace").split("=", 1) for i in items if b"=" in i)
+
+
+def forge_signed(path: Path) -> None:
+    """Rewrite a goal as converged *with valid signatures*, through goalkeeper's own library: read
+    the key where goalkeeper keeps it (found from goalkeeper's own environment), append signed
+    conditions/oracle/converged events that back the verdict, and save a signed goal file."""
+    theirs = _goalkeeper_environ()
+    for k in ("HOME", "XDG_STATE_HOME", "GOALKEEPER_KEYS"):
+        if k in theirs:
+            os.environ[k] = theirs[k]
+    home = path.parent.parent
+    goal_id = path.stem
+    from goalkeeper.convergence import persist
+    from goalkeeper.convergence.goal import ConditionResult
+
+    goal = persist.load_goal(goal_id, home)
+    rec = goal.history[-1]
+    rec.condition_results = [
+        ConditionResult(type=c.type, command=c.command if isinstance(c.command, str) else " ".join(c.command),
+                        passed=True, exit_code=0, summary="pytest: 4 passed", sealed=True)
+        for c in goal.stopping_conditions
+    ]
+    rec.rejected = None
+    rec.phase = "done"
+    rec.oracle_verdict = "converged"
+    rec.confidence = 1.0
+    rec.reasons = ["all stopping conditions passed"]
+    goal.state = "converged"
+    goal.escalation = None
+    results = [{"type": c.type, "command": c.command, "passed": True, "summary": c.summary, "sealed": True}
+               for c in rec.condition_results]
+    persist.commit_goal(goal, "conditions.finished", home, record=rec, iteration=rec.iteration, results=results)
+    persist.commit_goal(goal, "oracle.finished", home, record=rec, iteration=rec.iteration, verdict="converged",
+                        reasons=rec.reasons, confidence=1.0)
+    persist.commit_goal(goal, "goal.converged", home, iteration=rec.iteration)
