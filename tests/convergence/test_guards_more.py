@@ -94,3 +94,18 @@ def test_an_oracle_that_breaks_is_unsure_not_a_crash(ws: Path) -> None:
     assert goal.escalation.reason == "oracle_uncertain"
     assert all(h.confidence == 0.0 and not h.cost_known for h in goal.history)
     assert any("judge fell over" in r for r in goal.history[0].reasons)
+
+
+def test_a_file_swapped_during_the_checks_and_put_back_voids_the_verdict(ws: Path) -> None:
+    # What a helper outside goalkeeper's containment (a tmux server, say) could do: swap the
+    # fixed code in while the check reads it, then restore the original bytes. The content hash
+    # is the same afterwards; the ctime is not.
+    swap = ("import os, pathlib, sys; p = pathlib.Path('calc.py'); old = p.read_bytes(); "
+            "p.write_text('def add(a, b):\\n    return a + b\\n'); ok = __import__('calc').add(2, 2) == 4; "
+            "p.write_bytes(old); sys.exit(0 if ok else 1)")
+    cond = StoppingCondition(command=[sys.executable, "-c", swap])
+    g = create_goal("o", [cond], workspace=ws, budget=Budget(max_iterations=2))
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([_write("other.txt", "x")]))
+    assert goal.state != "converged"
+    assert goal.history[0].oracle_verdict == "void"
+    assert "calc.py" in " ".join(goal.history[0].reasons)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAKERS",
     "CommandMaker",
+    "HostMaker",
     "Maker",
     "MakerRequest",
     "MakerResult",
@@ -119,7 +120,7 @@ class CommandMaker:
             cost_dollars=float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0,
             exit_code=res.exit_code,
             timed_out=res.timed_out,
-            output_tail=res.output[-2000:],
+            output_tail=res.output[-64_000:],
         )
 
 
@@ -143,4 +144,18 @@ def get_maker(spec: MakerSpec) -> Maker:
     return factory(spec)
 
 
+class HostMaker:
+    """The agent host is the maker (a Claude Code or Codex session): goalkeeper never starts it.
+
+    A host goal is advanced by ``goalkeeper goal check``: the host edits the
+    workspace, then each check runs one sealed iteration on what it left.
+    """
+
+    name = "host"
+
+    def make(self, request: MakerRequest) -> MakerResult:
+        return MakerResult(summary="changes made by the agent host", exit_code=0)
+
+
 register_maker("command", lambda spec: CommandMaker(spec.argv, env=spec.env))
+register_maker("host", lambda spec: HostMaker())

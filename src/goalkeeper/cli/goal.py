@@ -20,6 +20,7 @@ from ..convergence import (
     MakerSpec,
     OracleConfig,
     abandon_goal,
+    check_goal,
     conditions_from_commands,
     create_goal,
     list_goals,
@@ -31,6 +32,7 @@ from ..convergence import (
 )
 from ..convergence.goal import CONDITION_TYPES
 from ..convergence.protect import DEFAULT_TESTS
+from ..convergence.verdict import check_verdict
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
 from ..store.atomic import write_json_atomic
@@ -238,6 +240,33 @@ def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> 
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+
+
+@command.command("check")
+@click.argument("goal_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@handle_errors
+def check_cmd(goal_id: str, as_json: bool) -> None:
+    """Judge a host-maker goal: one sealed iteration on what the agent host left in the workspace.
+
+    Exit codes: 0 converged, 3 escalated (budget, tampering, no progress: see
+    `goalkeeper triage list`), 4 not converged yet (the next hint says what is
+    left), 1 error.
+    """
+    goal = check_goal(goal_id)
+    verdict = check_verdict(goal)
+    if as_json:
+        echo_json(verdict)
+    else:
+        click.echo(f"{goal.goal_id}: {verdict['state']}" + (f" ({verdict['reason']})" if verdict["reason"] else ""))
+        for line in verdict["failing"]:
+            click.echo(f"  failing: {line}")
+        for line in verdict["findings"]:
+            click.echo(f"  rejected: {line}")
+        if verdict["nextHint"] and goal.state == "active":
+            click.echo(f"  next: {verdict['nextHint']}")
+    sys.exit({"converged": EXIT_OK, "escalated": EXIT_ESCALATED, "active": EXIT_NOT_DONE,
+              "paused": EXIT_NOT_DONE}.get(goal.state, EXIT_ERROR))
 
 
 @command.command("export")

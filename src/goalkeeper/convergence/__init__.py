@@ -50,7 +50,7 @@ from .lifecycle import (
     resume_goal,
     rollback_goal,
 )
-from .loop import GoalLoop, run_goal
+from .loop import GoalLoop, check_goal, run_goal
 from .oracle import (
     DeterministicOracle,
     Oracle,
@@ -90,6 +90,7 @@ __all__ = [
     "StoppingCondition",
     "Usage",
     "abandon_goal",
+    "check_goal",
     "check_rules",
     "conditions_from_commands",
     "create_goal",

@@ -269,6 +269,7 @@ class SealedRun:
     results: list[ConditionResult]
     outcomes: list[dict[str, Any] | None]
     tampered: list[str]
+    outputs: list[str] = field(default_factory=list)
 
 
 def run_sealed(
@@ -289,6 +290,7 @@ def run_sealed(
     results: list[ConditionResult] = []
     outs: list[dict[str, Any] | None] = []
     tampered: list[str] = []
+    texts: list[str] = []
     with tempfile.TemporaryDirectory(prefix="goalkeeper-check-") as tmp:
         private = Path(tmp)
         os.chmod(private, 0o700)
@@ -303,6 +305,7 @@ def run_sealed(
                                  spawn_error=resolved.problem)
                 results.append(check_condition(cond, res))
                 outs.append(None)
+                texts.append(res.output)
                 continue
             cmd = prepare(resolved, mine)
             res = runner(cmd.argv, cwd=workspace, env=env_i, inherit_env=False, timeout=parse_duration(cond.timeout),
@@ -321,4 +324,5 @@ def run_sealed(
                           expects_ruff=cmd.ruff_json, coverage=cov)
             results.append(check_condition(cond, res, ev))
             outs.append(got)
-    return SealedRun(results, outs, sorted(set(tampered)))
+            texts.append(res.output[-64_000:])
+    return SealedRun(results, outs, sorted(set(tampered)), texts)

@@ -118,6 +118,10 @@ def create_goal(
     )
     check_rules(goal)
     commit_goal(goal, "goal.created", root, objective=objective, config=goal.dump())
+    if goal.maker.type == "host":  # the host is already at work: its baseline is the tree as it is now
+        from .loop import GoalLoop
+
+        goal = GoalLoop(goal.goal_id, root=root).baseline()
     return goal
 
 

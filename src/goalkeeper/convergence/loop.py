@@ -35,13 +35,14 @@ from .checkpoints import Checkpoint
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate
+from .logs import write_log
 from .oracle import Oracle, OracleRequest, OracleVerdict, get_oracle
 from .persist import audited_goal, commit_goal, goal_fields, save_goal
 from .protect import Finding, glob_match
 from .seal import Seal
-from .tree import Tree
+from .tree import Tree, touched
 
-__all__ = ["EventSink", "GoalLoop", "run_goal"]
+__all__ = ["EventSink", "GoalLoop", "check_goal", "run_goal"]
 
 EventSink = Callable[[dict[str, Any]], None]
 _KEEP_ENV = ("GOALKEEPER_OBJECTIVE", "GOALKEEPER_HINT", "GOALKEEPER_ITERATION", "GOALKEEPER_GOAL_ID",
@@ -72,6 +73,7 @@ class GoalLoop:
         self.on_event = on_event
         self._mark = clock()
         self._seal: Seal | None = None
+        self._after_maker: Tree | None = None
 
     # --- plumbing -------------------------------------------------------------
     def _emit(self, event: str, goal: Goal | None = None, rec: Iteration | None = None, **fields: Any) -> None:
@@ -149,6 +151,50 @@ class GoalLoop:
             with contextlib.suppress(OSError):
                 path.touch()
 
+    # --- a host-maker goal: one iteration per check -------------------------------
+    def check(self) -> Goal:
+        """Judge what the agent host left in the workspace: one sealed iteration, then the verdict.
+
+        The host (not goalkeeper) is the maker, so nothing is started here but
+        the checks and the oracle; everything else is sealed as in :meth:`run`.
+        """
+        with gstore.goal_lock(self.goal_id, self.root):
+            goal, problems = audited_goal(self.goal_id, self.root, repair=True)
+            if problems:
+                self._emit("goal.repaired", goal, problems=problems[:10])
+                save_goal(goal, self.root)
+            if goal.maker.type != "host":
+                raise ConfigError(f"goal {goal.goal_id} has its own maker ({goal.maker.type}); run it with "
+                                  f"`goalkeeper goal run {goal.goal_id}`")
+            check_rules(goal)
+            ws = Path(goal.workspace or os.getcwd()).resolve()
+            if goal.state in ("converged", "escalated", "failed", "paused"):
+                return goal
+            self._mark = self.clock() - _since(goal.updated_at)  # the host worked until now: active time
+            self._emit("check.started", iterations=len(goal.history))
+            if goal.baseline_at is None:
+                self._baseline(goal, ws)
+            d = decide(goal, self.clock(), since=self._mark, request=self._request())
+            if isinstance(d, StartIteration):
+                self._iterate(goal, ws, d)
+                d = decide(goal, self.clock(), since=self._mark, request=self._request())
+            if isinstance(d, Converged) and not self._still_sealed(goal, ws, d):
+                d = decide(goal, self.clock(), since=self._mark)
+            if not isinstance(d, StartIteration):
+                self._finish(goal, d, self._request())
+            else:
+                self._save(goal)
+            self._emit("check.finished", state=goal.state, hint=goal.last_hint())
+            return goal
+
+    def baseline(self) -> Goal:
+        """Take the baseline now (a host goal's is the tree when the goal is made)."""
+        with gstore.goal_lock(self.goal_id, self.root):
+            goal, _ = audited_goal(self.goal_id, self.root)
+            if goal.baseline_at is None:
+                self._baseline(goal, Path(goal.workspace or os.getcwd()).resolve())
+            return goal
+
     # --- the run --------------------------------------------------------------
     def run(self) -> Goal:
         with gstore.goal_lock(self.goal_id, self.root):
@@ -156,6 +202,9 @@ class GoalLoop:
             if problems:  # never accepted: rebuilt from the signed log, the phases after it run again
                 self._emit("goal.repaired", goal, problems=problems[:10])
                 save_goal(goal, self.root)
+            if goal.maker.type == "host":
+                raise ConfigError(f"goal {goal.goal_id} is made by the agent host; judge its work with "
+                                  f"`goalkeeper goal check {goal.goal_id}` (the Stop hook does this)")
             check_rules(goal)
             ws = Path(goal.workspace or os.getcwd()).resolve()
             if not ws.is_dir():
@@ -274,9 +323,13 @@ class GoalLoop:
             if ended:
                 self._emit("maker.leftovers_ended", iteration=rec.iteration, pids=ended)
         else:
-            before = self.seal(goal, ws).walk()
+            if goal.maker.type == "host":  # the host already worked: compare with the last accepted tree
+                prev = [h for h in goal.history if h.phase == "done" and not h.rejected and h.source_after]
+                digest = prev[-1].source_after if prev else self.seal(goal, ws).baseline_tree.source_digest
+            else:
+                digest = self.seal(goal, ws).walk().source_digest
             rec = Iteration(iteration=d.number, phase="maker", started_at=now_iso(), hint=d.hint,
-                            tree_before=before.source_digest)
+                            tree_before=digest)
             goal.history.append(rec)
         rec.phase_started_at = now_iso()
         self._commit(goal, "iteration.started", rec, iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
@@ -315,7 +368,8 @@ class GoalLoop:
     def _maker_policy(self, goal: Goal, ws: Path, rec: Iteration, tmp: Path) -> Policy:
         box = None
         if self._sandbox_mode(goal) == "bwrap":
-            box = Sandbox(writable=(ws,), hidden=(self._home(),), tmpdir=tmp)
+            given = tuple(Path(a) for a in goal.maker.argv if a.startswith("/"))
+            box = Sandbox(writable=(ws,), hidden=(self._home(), ledger.keys_dir()), tmpdir=tmp, expose=given)
         return Policy(owner=self._owner(goal, f"maker:{rec.iteration}"), strict=True, sandbox=box,
                       drop_env_prefixes=("GOALKEEPER_",), keep_env=_KEEP_ENV)
 
@@ -329,6 +383,8 @@ class GoalLoop:
                 policy(self._maker_policy(goal, ws, rec, Path(tmp))):
             result = maker.make(request)
         end_leftovers(self._owner(goal, f"maker:{rec.iteration}"))  # containment's second line
+        with contextlib.suppress(OSError):
+            write_log(goal.goal_id, rec.iteration, "maker", result.output_tail or result.summary, self.root)
         after = seal.walk()
         rec.maker_summary = result.summary
         rec.maker_exit_code = result.exit_code
@@ -338,6 +394,7 @@ class GoalLoop:
         rec.cost_known = rec.cost_known and result.cost_known
         rec.tree_after = after.digest
         rec.source_after = after.source_digest
+        self._after_maker = after
         found = seal.findings(after)
         parent = self._accepted(goal, rec.iteration)
         cp = seal.checkpoint(after, f"goalkeeper {goal.goal_id} iteration {rec.iteration}", parent,
@@ -387,13 +444,21 @@ class GoalLoop:
     def _conditions_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         seal = self.seal(goal, ws)
         pre = seal.walk()
+        after_maker = self._after_maker
         if rec.tree_after is not None and pre.digest != rec.tree_after:
             return self._void(goal, ws, rec, "the workspace changed between the maker and the checks",
                               _changed(self, goal, rec, pre))
+        if after_maker is not None and after_maker.digest == rec.tree_after and touched(after_maker, pre):
+            return self._void(goal, ws, rec, "files were touched between the maker and the checks",
+                              touched(after_maker, pre))
         with self._alive():
             run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
+        for i, text in enumerate(run.outputs):
+            with contextlib.suppress(OSError):
+                write_log(goal.goal_id, rec.iteration, "checks", text, self.root, index=i + 1)
         post = seal.walk()
-        changed = [p for p in _diff(pre, post) if not glob_match(p, goal.guards.check_outputs)]
+        changed = [p for p in sorted(set(_diff(pre, post)) | set(touched(pre, post)))
+                   if not glob_match(p, goal.guards.check_outputs)]
         tool = seal.toolchain_changes()
         rec.condition_results = run.results
         if run.tampered:
@@ -427,7 +492,7 @@ class GoalLoop:
         rec.cost_dollars = round(rec.cost_dollars + verdict.cost_dollars, 6)
         rec.oracle_cost_dollars = round(rec.oracle_cost_dollars + verdict.cost_dollars, 6)
         rec.cost_known = rec.cost_known and verdict.cost_known
-        changed = _diff(pre, post) + seal.toolchain_changes()
+        changed = sorted(set(_diff(pre, post)) | set(touched(pre, post))) + seal.toolchain_changes()
         if changed:
             rec.finished_at = now_iso()
             return self._void(goal, ws, rec, "the oracle changed the working tree", changed)
@@ -451,6 +516,19 @@ class GoalLoop:
                    reasons=rec.reasons, confidence=rec.confidence, costDollars=rec.cost_dollars)
 
 
+def _since(iso: str | None) -> float:
+    """Seconds from ``iso`` to now (0 when unknown or in the future), capped at a day."""
+    from datetime import UTC, datetime
+
+    if not iso:
+        return 0.0
+    try:
+        then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return 0.0
+    return max(0.0, min((datetime.now(UTC) - then).total_seconds(), 86400.0))
+
+
 def _diff(a: Tree, b: Tree) -> list[str]:
     return sorted(p for p in set(a.files) | set(b.files) if a.files.get(p) != b.files.get(p))
 
@@ -471,3 +549,8 @@ def _brief(rec: Iteration) -> list[dict[str, Any]]:
 def run_goal(goal_id: str, **kwargs: Any) -> Goal:
     """Run ``goal_id`` to its next stop; see :class:`GoalLoop` for the injectable parts."""
     return GoalLoop(goal_id, **kwargs).run()
+
+
+def check_goal(goal_id: str, **kwargs: Any) -> Goal:
+    """One sealed iteration of a host-maker goal on what the host left; see :meth:`GoalLoop.check`."""
+    return GoalLoop(goal_id, **kwargs).check()

@@ -21,6 +21,7 @@ from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation,
 from .ledger import Chain, evidence_gaps, goal_mac, key_for, line_hash, rebuild, verify_chain
 from .ledger import append as ledger_append
 from .protect import DEFAULT_TESTS
+from .redact import redact_obj
 
 __all__ = ["MIGRATIONS", "audited_goal", "commit_goal", "goal_fields", "list_goals", "load_goal", "migrate", "save_goal"]
 
@@ -142,7 +143,7 @@ def load_goal(goal_id: str, root: Path | None = None) -> Goal:
 def save_goal(goal: Goal, root: Path | None = None) -> Goal:
     """Write the goal atomically and signed, stamping ``updatedAt`` on it."""
     goal.updated_at = now_iso()
-    data = goal.dump()
+    data = redact_obj(goal.dump())  # before signing: what is on disk is what was signed
     data["mac"] = goal_mac(key_for(root), data)
     gstore.write_goal_data(goal.goal_id, data, root)
     return goal

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CACHE_DIRS", "Hasher", "Tree", "diff_trees", "env_dir", "walk"]
+__all__ = ["CACHE_DIRS", "Hasher", "Tree", "diff_trees", "env_dir", "signature", "touched", "walk"]
 
 # Output of tools, not input written by anyone: kept in the seal but not in "did the
 # maker change anything" (a maker that only ran the tests made no progress).
@@ -56,6 +56,7 @@ class Tree:
     digest: str
     files: Mapping[str, str] = field(default_factory=dict)
     env_dirs: tuple[str, ...] = ()
+    sigs: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def source_digest(self) -> str:
@@ -73,6 +74,18 @@ def _digest(items: Iterable[tuple[str, str]]) -> str:
     for rel, h in items:
         total.update(rel.encode(errors="surrogateescape") + b"\0" + h.encode() + b"\n")
     return total.hexdigest()
+
+
+def signature(st: os.stat_result) -> str:
+    """inode, size, mtime, ctime and mode: any write (even one undone, even with the mtime put
+    back) changes the ctime, which user space cannot set."""
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_mode:o}"
+
+
+def touched(a: Tree, b: Tree) -> list[str]:
+    """Files whose stat signature differs: written, replaced, linked or chmod-ed in between."""
+    sa, sb = a.sigs, b.sigs
+    return sorted(p for p in set(sa) | set(sb) if sa.get(p) != sb.get(p))
 
 
 class Hasher:
@@ -117,6 +130,7 @@ def walk(workspace: str | Path, *, exclude: Iterable[str | Path] = (), hasher: H
     hasher = hasher or Hasher()
     skip = {str(Path(e).resolve()) for e in exclude}
     files: dict[str, str] = {}
+    sigs: dict[str, str] = {}
     envs: list[str] = []
     stack = [(str(ws), "")]
     while stack:
@@ -141,6 +155,7 @@ def walk(workspace: str | Path, *, exclude: Iterable[str | Path] = (), hasher: H
                 stack.append((e.path, rel + "/"))
             elif e.path not in skip:
                 files[rel] = hasher.hash(e.path, st)
+                sigs[rel] = signature(st)
     extra = list(_GIT_FILES)
     for d in _GIT_DIRS:
         with contextlib.suppress(OSError):
@@ -153,8 +168,9 @@ def walk(workspace: str | Path, *, exclude: Iterable[str | Path] = (), hasher: H
             continue
         if not stat.S_ISDIR(st.st_mode):
             files[rel] = hasher.hash(str(p), st)
+            sigs[rel] = signature(st)
     ordered = dict(sorted(files.items()))
-    return Tree(_digest(ordered.items()), ordered, tuple(sorted(envs)))
+    return Tree(_digest(ordered.items()), ordered, tuple(sorted(envs)), sigs)
 
 
 def diff_trees(before: Tree, after: Tree) -> tuple[list[str], list[str], list[str]]:

@@ -8,16 +8,20 @@ What the sandboxed command sees:
   config dir) bound read-write;
 * goalkeeper's state, keys and checkpoints replaced by empty tmpfs mounts:
   the maker cannot read or forge them;
-* ``/tmp`` read-only like the rest, and a private writable temp directory
-  in ``TMPDIR`` (so a maker script kept in /tmp still runs), its own
-  ``/proc`` and a new PID namespace (it cannot see or signal goalkeeper), a
-  new session (no terminal injection), and ``--die-with-parent``.
+* a private ``/tmp`` and ``/run`` (and ``$XDG_RUNTIME_DIR``): the sockets of
+  services that would run a command for it outside its tree (a tmux server,
+  dbus, systemd, a docker daemon, ssh-agent) are not there; paths it was
+  given under ``/tmp`` (its own script, say) are bound back read-only;
+* a private writable ``TMPDIR``, its own ``/proc`` and a new PID namespace
+  (it cannot see or signal goalkeeper), a new session (no terminal
+  injection), and ``--die-with-parent``.
 
 The network is shared unless ``share_net`` is False (agent CLIs need their API).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,13 +35,21 @@ class Sandbox:
     hidden: tuple[Path, ...] = ()
     share_net: bool = True
     tmpdir: Path | None = field(default=None)
+    expose: tuple[Path, ...] = field(default=())
 
 
 def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[str]:
     out = [exe, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
-           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime) and not runtime.startswith(("/tmp/", "/run/")):
+        out += ["--tmpfs", runtime]
     if not box.share_net:
         out.append("--unshare-net")
+    for e in box.expose:  # e.g. the maker's own script kept in /tmp
+        if str(e).startswith(("/tmp/", "/run/")) and e.exists():
+            target = e if e.is_dir() else e.parent
+            out += ["--ro-bind", str(target), str(target)]
     for w in box.writable:
         out += ["--bind", str(w), str(w)]
     if box.tmpdir is not None:
