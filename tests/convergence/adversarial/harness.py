@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -83,7 +84,9 @@ class Setup:
     resume_after: bool = False  # run the goal a second time (a user resuming after a crash)
     status: bool = False  # also ask `goal status` (for cheats that forge what it reports)
     cov: str = "pytest_cov"  # the coverage condition: "pytest_cov" (pytest --cov) or "run" (coverage run)
-    tmux: bool = False  # the user runs goalkeeper inside a tmux session ($TMUX set)
+    # the user runs goalkeeper inside a tmux session ($TMUX set), its socket where tmux puts it by
+    # default ("tmp": under /tmp) or in the home directory ("home": TMUX_TMPDIR=~/.tmux)
+    tmux: str = ""
     sandbox: str = ""  # passed as goal new --sandbox (e.g. "none": no bubblewrap on this machine)
     # "weak": a machine without namespaces (a locked-down container): no PID namespace for the
     # containment guard (GOALKEEPER_CONTAINMENT=reaper) and no bubblewrap (--sandbox none)
@@ -312,16 +315,20 @@ def scenario(tmp: Path, maker: str, setup: Setup = Setup(), check: frozenset[str
     env = clean_env(path, None if setup.home == "default" else home, extra)
     if setup.path != "bare":
         env["VIRTUAL_ENV"] = str(path[0].parent)
-    with _user_tmux(tmp, env) if setup.tmux else contextlib.nullcontext():
+    with _user_tmux(tmp, env, setup.tmux) if setup.tmux else contextlib.nullcontext():
         return _run_goal(tmp, ws, home, tools, env, drop, maker, setup, check, start)
 
 
 @contextlib.contextmanager
-def _user_tmux(tmp: Path, env: dict[str, str]) -> Iterator[None]:
-    """A tmux server of the user's, started before goalkeeper (its socket in a runtime dir, as
-    with TMUX_TMPDIR=$XDG_RUNTIME_DIR); goalkeeper then runs "inside" it. Ended afterwards."""
-    runtime = tmp / "run"
-    runtime.mkdir(mode=0o700)
+def _user_tmux(tmp: Path, env: dict[str, str], where: str) -> Iterator[None]:
+    """A tmux server of the user's, started before goalkeeper; goalkeeper then runs "inside" it.
+    Its socket goes under /tmp (a private directory of ours there, never the machine's shared
+    tmux-UID one) or under the scenario's home. Ended afterwards, by its pid."""
+    if where == "tmp":
+        runtime = Path(tempfile.mkdtemp(prefix="gk-redteam-tmux-", dir="/tmp"))
+    else:
+        runtime = tmp / "user-home" / ".tmux"
+        runtime.mkdir(mode=0o700, parents=True)
     env["TMUX_TMPDIR"] = str(runtime)
     tenv = {**env, "SHELL": "/bin/sh"}
     subprocess.run(["tmux", "-f", "/dev/null", "new-session", "-d", "-s", "user"], env=tenv, check=True,
@@ -336,6 +343,8 @@ def _user_tmux(tmp: Path, env: dict[str, str]) -> Iterator[None]:
         subprocess.run(["tmux", "kill-server"], env=tenv, capture_output=True, check=False)
         with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
             os.kill(int(pid), signal.SIGKILL)
+        if where == "tmp":
+            shutil.rmtree(runtime, ignore_errors=True)
 
 
 def _run_goal(tmp: Path, ws: Path, home: Path, tools: Venv, env: dict[str, str], drop: Path, maker: str,
