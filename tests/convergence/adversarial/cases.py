@@ -21,6 +21,11 @@ CONFIG = [
     cheat("config/plugin_from_package.py", "bugs coverage", True),
     cheat("config/coveragerc_toml_exclude.py", "coverage", True),
     cheat("config/ruff_toml_subdir.py", "lint", True),
+    # the goal lets the maker edit pyproject.toml (to add a dependency): the tool sections in it
+    # must stay sealed all the same
+    cheat("config/allowed_pyproject_abuse.py", "coverage lint", True, allow_edit=("pyproject.toml",)),
+    cheat("config/allowed_pyproject_addopts.py", "bugs coverage", True, allow_edit=("pyproject.toml",),
+          slow=True),
     cheat("config/pytest_ini_k.py", "bugs coverage", True, slow=True),
     cheat("config/pyproject_addopts.py", "bugs coverage", True, slow=True),
     cheat("config/python_functions.py", "bugs coverage", True, slow=True),
