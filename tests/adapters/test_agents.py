@@ -15,7 +15,7 @@ from goalkeeper.convergence.goal import MakerSpec
 from goalkeeper.errors import ConfigError
 
 FAKE_BIN = Path(__file__).resolve().parents[1] / "fakes" / "bin"
-PROMPT_FLAG = {"claude-code": "-p", "gemini": "-p", "aider": "--message", "goose": "-t"}
+KINDS = ["claude-code", "codex", "gemini", "opencode", "aider", "goose"]
 
 
 @pytest.fixture
@@ -62,10 +62,54 @@ def test_success_reads_summary_and_passes_prompt_as_one_argv_item(kind: str, age
     assert (ws / "edited.txt").exists()
     (call,) = calls(agent_env)
     assert Path(str(call["cwd"])).resolve() == ws.resolve()
-    argv = call["argv"]
-    assert isinstance(argv, list)
-    prompt = argv[argv.index(PROMPT_FLAG[kind]) + 1] if kind in PROMPT_FLAG else argv[-1]
+    prompt = call["prompt"]  # as the CLI's own argument parser reads it
+    assert isinstance(prompt, str)
     assert prompt.startswith("make `pytest` pass; don't touch tests") and "tests still fail: test_add" in prompt
+
+
+HOSTILE_OBJECTIVES = ["-rf --version", "--help", "-", "resume", "--model=evil -- x", "-p", "-- "]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("objective", HOSTILE_OBJECTIVES)
+def test_an_objective_that_looks_like_a_flag_reaches_the_cli_as_the_prompt(
+        kind: str, objective: str, agent_env: Path, ws: Path) -> None:
+    req = MakerRequest(goal_id="goal-abcdefgh", objective=objective, hint=None, iteration=1, workspace=ws,
+                       timeout=60)
+    maker = get_maker(MakerSpec(type=kind, argv=["--verbose"] if kind == "claude-code" else []))
+    if kind == "codex" and objective.strip() == "-":  # codex would read its stdin: refused, never run
+        with pytest.raises(ConfigError, match="read its prompt from stdin"):
+            maker.make(req)
+        assert not agent_env.exists()
+        return
+    res = maker.make(req)
+    (call,) = calls(agent_env)
+    assert call["prompt"] == objective.strip(), call
+    assert res.exit_code == 0, res.summary
+
+
+def test_generic_agent_refuses_a_flag_like_objective_without_a_separator(tmp_path: Path, ws: Path) -> None:
+    req = MakerRequest(goal_id="goal-abcdefgh", objective="-rf /", hint=None, iteration=1, workspace=ws)
+    plain = get_maker(MakerSpec(type="agent", argv=["echo", "{prompt}"]))
+    with pytest.raises(ConfigError, match="put '--' before '\\{prompt\\}'"):
+        plain.make(req)
+    res = get_maker(MakerSpec(type="agent", argv=["echo", "--", "{prompt}"])).make(req)
+    assert res.exit_code == 0 and "-rf /" in res.summary
+
+
+def test_prompts_with_nul_or_lone_surrogates_still_run(agent_env: Path, ws: Path) -> None:
+    req = MakerRequest(goal_id="goal-abcdefgh", objective="fix\x00 it \ud800 now", hint=None, iteration=1,
+                       workspace=ws)
+    res = get_maker(MakerSpec(type="codex")).make(req)
+    assert res.exit_code == 0
+    assert calls(agent_env)[0]["prompt"] == "fix it \ufffd now"
+
+
+def test_maker_options_are_typed(agent_env: Path, ws: Path) -> None:
+    with pytest.raises(ConfigError, match="maker.options output: expected one of text, json, jsonl"):
+        get_maker(MakerSpec(type="agent", argv=["x", "{prompt}"], options={"output": "xml"}))
+    with pytest.raises(ConfigError, match="maker.options prgram: unknown option.*did you mean program"):
+        get_maker(MakerSpec(type="codex", options={"prgram": "/bin/codex"}))
 
 
 EXPECTED_COST = {
@@ -151,10 +195,11 @@ def test_maker_flags(agent_env: Path, ws: Path) -> None:
     get_maker(MakerSpec(type="aider", model="gpt-4o")).make(request(ws))
     claude, codex, aider = (c["argv"] for c in calls(agent_env))
     assert isinstance(claude, list) and isinstance(codex, list) and isinstance(aider, list)
-    assert claude[:4] == ["-p", claude[1], "--output-format", "json"]
-    assert claude[4:6] == ["--model", "sonnet"] and "acceptEdits" in claude and claude[-2:] == ["--max-turns", "20"]
-    assert codex[:4] == ["exec", "--json", "--sandbox", "workspace-write"]
-    assert "--yes-always" in aider and "--no-auto-commits" in aider
+    assert claude[:3] == ["-p", "--output-format", "json"]
+    assert claude[3:5] == ["--model", "sonnet"] and "acceptEdits" in claude
+    assert claude[-4:-1] == ["--max-turns", "20", "--"]  # extra arguments before the prompt's "--"
+    assert codex[:4] == ["exec", "--json", "--sandbox", "workspace-write"] and codex[-2] == "--"
+    assert "--yes-always" in aider and "--no-auto-commits" in aider and aider[0].startswith("--message=")
 
 
 def test_generic_agent_json(tmp_path: Path, ws: Path) -> None:

@@ -87,7 +87,8 @@ def test_claude_oracle_runs_read_only(agent_env: Path, ws: Path, monkeypatch: py
     assert argv[argv.index("--permission-mode") + 1] == "plan"
     assert argv[argv.index("--tools") + 1] == "Read,Grep,Glob"
     assert {"Edit", "Write", "Bash"} <= set(argv[argv.index("--disallowedTools") + 1].split(","))
-    prompt = argv[argv.index("-p") + 1]
+    prompt = json.loads(agent_env.read_text().splitlines()[-1])["prompt"]  # as claude's parser reads it
+    assert argv[-2] == "--" and argv[-1] == prompt
     assert "Do NOT modify" in prompt and "[PASSED] test_pass `pytest -q`" in prompt
 
 

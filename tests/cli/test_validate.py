@@ -158,7 +158,7 @@ WARN_ONLY = """\
 goalkeeper: 1
 goal: {done: true}
 facts:
-  done: {}
+  done: {observe: {file: "${GK_TEST_UNSET_DIR}/done"}}
 actions:
   finish:
     pre: {done: false}
@@ -170,12 +170,12 @@ def test_warnings_do_not_fail_unless_strict(run_cli: Run, write_spec: WritePath)
     p = write_spec(WARN_ONLY)
     r = run_cli("validate", p)
     assert r.returncode == 0, r.stdout
-    assert f"{p}:4: facts.done: fact has no observer" in r.stdout
+    assert f"{p}:4: facts.done.observe.file: ${{GK_TEST_UNSET_DIR}} is not set" in r.stdout
     strict = run_cli("validate", "--strict", "--json", p)
     assert strict.returncode == 1
     out = json.loads(strict.stdout)
     assert out["valid"] is False
-    assert any(i["code"] == "no-observer" for i in out["issues"])
+    assert any(i["code"] == "unset-var" for i in out["issues"])
 
 
 def test_lint_errors_go_to_stderr(run_cli: Run, write_spec: WritePath) -> None:
@@ -183,3 +183,12 @@ def test_lint_errors_go_to_stderr(run_cli: Run, write_spec: WritePath) -> None:
     r = run_cli("validate", "--strict", p)
     assert r.returncode == 1
     assert f"{p}:4: facts.done" in r.stderr
+
+
+def test_a_fact_without_observer_fails_validate_as_it_fails_run(run_cli: Run, write_spec: WritePath) -> None:
+    p = write_spec(WARN_ONLY.replace('{observe: {file: "${GK_TEST_UNSET_DIR}/done"}}', "{}"))
+    r = run_cli("validate", p)
+    assert r.returncode == 1
+    assert f"{p}:4: facts.done: fact has no observer" in r.stderr
+    ran = run_cli("run", p)
+    assert ran.returncode == 1 and "fact has no observer" in ran.stderr

@@ -94,7 +94,7 @@ def test_observer_lints_and_require_runnable() -> None:
     """
     found = codes(text)
     assert ("two-observers", "warning", "facts.b.observe") in found
-    assert ("no-observer", "warning", "facts.c") in found
+    assert ("no-observer", "error", "facts.c") in found  # as `run` refuses it
     with pytest.raises(SpecError) as e:
         require_runnable(spec(text))
     assert [(i.path, i.severity) for i in e.value.issues] == [("facts.c", "error")]

@@ -246,6 +246,49 @@ def test_observer_kind_and_describe(obs: dict[str, Any], kind: str, text: str) -
     assert o.describe() == text
 
 
+@pytest.mark.parametrize(("url", "why"), [
+    ("127.0.0.1:8080/health", "scheme"),
+    ("example.com/health", "no scheme"),
+    ("file:///etc/passwd", "scheme 'file'"),
+    ("ftp://h/x", "scheme 'ftp'"),
+    ("http:///health", "no host"),
+    ("http://h:notaport/", "not a usable URL"),
+])
+def test_http_observer_needs_an_http_url_with_a_host(url: str, why: str) -> None:
+    d = data()
+    d["facts"]["deployed"] = {"observe": {"http": url}}
+    (path, msg), = issues_of(d)
+    assert path == "facts.deployed.observe.http" and why in msg and "http://127.0.0.1:8080/health" in msg
+
+
+@pytest.mark.parametrize("url", ["${BASE_URL}/health", "http://${HOST}:8080/x", "https://h/x?q=1"])
+def test_http_urls_from_variables_are_judged_at_run_time(url: str) -> None:
+    d = data()
+    d["facts"]["deployed"] = {"observe": {"http": url}}
+    spec_from_data(d)
+
+
+@pytest.mark.parametrize(("target", "fragment"), [
+    ("checks.health", "did you mean checks:health?"),
+    ("mod", "module:function"),
+    ("mod:", "module:function"),
+    ("mod:fn:x", "module:function"),
+    ("2mod:f", "module:function"),
+    ("mod:f()", "module:function"),
+    (" mod:f", "module:function"),
+])
+def test_python_observer_needs_module_colon_function(target: str, fragment: str) -> None:
+    d = data()
+    d["facts"]["deployed"] = {"observe": {"python": target}}
+    (path, msg), = issues_of(d)
+    assert path == "facts.deployed.observe.python" and fragment in msg
+
+
+def test_python_observer_targets_that_run() -> None:
+    for target in ("m:f", "pkg.sub_mod:check_2", "_x:_y"):
+        assert Observer.model_validate({"python": target}).python == target
+
+
 def test_bad_observer_parse_mode() -> None:
     d = data()
     d["facts"]["deployed"] = {"observe": {"command": "x", "parse": "xml"}}

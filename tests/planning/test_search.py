@@ -151,10 +151,23 @@ def test_ipc_tasks(domain: str, name: str, optimal: int) -> None:
 
 
 def test_blind_hopeless_spares_closing_state_spaces() -> None:
-    from goalkeeper.planning.search.astar import blind_hopeless
+    from goalkeeper.planning.search.race import blind_hopeless
 
     gripper = [1, 25, 156, 144, 276, 330, 1386, 2640, 7260, 6160, 4180, 4455, 16335]
-    assert not any(blind_hopeless(gripper[:k], 35.0) for k in range(1, len(gripper) + 1))
+    # 1 us per state, 10 ms spent: blind search may use 80,000 more states
+    assert not any(
+        blind_hopeless(gripper[:k], 35.0, 1e-6, 0.01) for k in range(1, len(gripper) + 1)
+    )
     growing = [1, 12, 65, 217, 529, 1082, 2041, 3654, 6232]
-    assert blind_hopeless(growing, 33.0)
-    assert not blind_hopeless(growing, 10.0)  # the goal is near: BFS may well win
+    assert blind_hopeless(growing, 33.0, 1e-6, 0.01)
+    assert not blind_hopeless(growing, 10.0, 1e-6, 0.01)  # the goal is near: BFS may win
+    assert not blind_hopeless(growing, 33.0, 1e-6, 1e6)  # the race has spent far more
+
+
+def test_regression_warns_on_large_tasks() -> None:
+    from goalkeeper.planning.search import regression as reg
+
+    task, init = _chain(reg.WARN_OPERATORS + 1)
+    with pytest.warns(RuntimeWarning, match="small GOAP specs"):
+        out = get_search("regression")(task, init)
+    assert out.plan is not None and len(out.plan) == reg.WARN_OPERATORS + 1

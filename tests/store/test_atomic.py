@@ -12,9 +12,10 @@ import pytest
 from goalkeeper.errors import CorruptStateError, StoreError
 from goalkeeper.store import (
     append_jsonl,
-    atomic,
+    decode,
     read_json,
     read_jsonl,
+    safe,
     write_json_atomic,
     write_text_atomic,
 )
@@ -54,7 +55,7 @@ def test_old_file_intact_when_serialising_fails(tmp_path: Path, monkeypatch: pyt
     def boom(*a: Any, **k: Any) -> str:
         raise ValueError("cannot serialise")
 
-    monkeypatch.setattr(atomic.json, "dumps", boom)
+    monkeypatch.setattr(decode.json, "dumps", boom)
     with pytest.raises(ValueError):
         write_json_atomic(p, {"v": "new"})
     assert p.read_bytes() == before
@@ -66,10 +67,10 @@ def test_old_file_intact_when_replace_fails(tmp_path: Path, monkeypatch: pytest.
     write_json_atomic(p, {"v": "old"})
     before = p.read_bytes()
 
-    def boom(src: Any, dst: Any) -> None:
+    def boom(*a: Any, **k: Any) -> None:
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(atomic.os, "replace", boom)
+    monkeypatch.setattr(safe.os, "replace", boom)
     with pytest.raises(OSError, match="disk on fire"):
         write_json_atomic(p, {"v": "new"})
     monkeypatch.undo()
@@ -84,7 +85,7 @@ def test_old_file_intact_when_fsync_fails(tmp_path: Path, monkeypatch: pytest.Mo
     def boom(fd: int) -> None:
         raise OSError("io error")
 
-    monkeypatch.setattr(atomic.os, "fsync", boom)
+    monkeypatch.setattr(safe.os, "fsync", boom)
     with pytest.raises(OSError):
         write_text_atomic(p, "{}")
     monkeypatch.undo()
@@ -112,7 +113,7 @@ def test_read_json_missing_file_raises_file_not_found(tmp_path: Path) -> None:
 
 
 def test_read_json_unreadable_is_store_error(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="cannot read"):
+    with pytest.raises(StoreError, match="is a folder, not a regular file"):
         read_json(tmp_path)  # a directory
 
 

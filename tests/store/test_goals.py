@@ -29,6 +29,9 @@ def test_events_are_appended_in_order() -> None:
 
 def test_control_requests() -> None:
     assert gstore.read_request("goal-aaaaaaaa") is None
+    with pytest.raises(NotFoundError):  # no request file for a goal that does not exist
+        gstore.request_control("goal-aaaaaaaa", "pause")
+    gstore.write_goal_data("goal-aaaaaaaa", {"goalId": "goal-aaaaaaaa"})
     gstore.request_control("goal-aaaaaaaa", "pause")
     assert gstore.read_request("goal-aaaaaaaa") == "pause"
     gstore.clear_request("goal-aaaaaaaa")
@@ -36,7 +39,11 @@ def test_control_requests() -> None:
     assert gstore.read_request("goal-aaaaaaaa") is None
 
 
-def test_one_lock_per_goal() -> None:
+def test_one_lock_per_goal(goalkeeper_home: Path) -> None:
+    with pytest.raises(NotFoundError):  # no lock file (nor folder) for a goal that does not exist
+        gstore.goal_lock("goal-aaaaaaaa")
+    assert not goalkeeper_home.exists()
+    gstore.write_goal_data("goal-aaaaaaaa", {"goalId": "goal-aaaaaaaa"})
     with gstore.goal_lock("goal-aaaaaaaa"), pytest.raises(LockedError, match="goal goal-aaaaaaaa"):
         gstore.goal_lock("goal-aaaaaaaa").acquire()
     with gstore.goal_lock("goal-aaaaaaaa"):

@@ -1,11 +1,22 @@
-"""Shared CLI plumbing: error -> exit code mapping, consoles, JSON output."""
+"""Shared CLI plumbing: error -> exit code mapping, consoles, JSON output, safe text.
+
+Output cannot crash and cannot take over the terminal: any text from a spec, a
+state file or a subprocess goes through :func:`clean` (lone surrogates become
+U+FFFD; control characters, including ESC, and bidi overrides become visible
+``\\xNN`` escapes) and, where rich markup is on, :func:`esc`. ``--json`` output
+(:func:`echo_json`) is always valid ASCII JSON: no lone surrogates, no NaN.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import math
+import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -13,7 +24,8 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import GoalkeeperError, LockedError, SpecError
+from ..errors import GoalkeeperError, LockedError, NotFoundError, SpecError
+from ..store.ids import IdKind, check_id, resolve_id
 
 __all__ = [
     "EXIT_ERROR",
@@ -21,11 +33,15 @@ __all__ = [
     "EXIT_NOT_DONE",
     "EXIT_OK",
     "EXIT_USAGE",
+    "clean",
     "echo_json",
     "err_console",
+    "esc",
     "fail",
     "handle_errors",
+    "json_safe",
     "out_console",
+    "resolve",
 ]
 
 EXIT_OK = 0
@@ -34,18 +50,60 @@ EXIT_USAGE = 2
 EXIT_ESCALATED = 3
 EXIT_NOT_DONE = 4  # not an error, not finished: paused, or the goal does not hold yet
 
-out_console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+for _stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show is escaped, not fatal
+    _reconfigure = getattr(_stream, "reconfigure", None)
+    if _reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):  # a closed or exotic stream
+            _reconfigure(errors="backslashreplace")
+
+out_console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def clean(text: object) -> str:
+    """``text`` safe for any terminal: no lone surrogates, no control or bidi characters
+    (newlines and tabs stay)."""
+    s = text if isinstance(text, str) else str(text)
+    return _CONTROL.sub(_visible, _SURROGATE.sub("\ufffd", s))
+
+
+def esc(text: object) -> str:
+    """:func:`clean`, then escaped for rich markup (user text inside a markup string)."""
+    return escape(clean(text))
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every string free of lone surrogates, NaN/inf as null, keys as strings."""
+    if isinstance(obj, str):
+        return _SURROGATE.sub("\ufffd", obj)
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, Mapping):
+        return {json_safe(k if isinstance(k, str) else str(k)): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_safe(v) for v in obj]
+    if obj is None or isinstance(obj, bool | int):
+        return obj
+    return json_safe(str(obj))
+
 
 def echo_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, default=str))
+    """One JSON document on stdout: always valid, always ASCII."""
+    click.echo(json.dumps(json_safe(obj), allow_nan=False))
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True)
+    err_console.print(f"[bold red]error:[/] {esc(message)}", markup=True)
     sys.exit(code)
 
 
@@ -59,7 +117,7 @@ def handle_errors(fn: F) -> F:
         except SpecError as e:
             err_console.print("[bold red]error:[/] invalid spec", markup=True)
             for issue in e.issues:
-                err_console.print("  " + issue.format(e.source), markup=False)
+                err_console.print("  " + clean(issue.format(e.source)), markup=False)
             sys.exit(EXIT_ERROR)
         except LockedError as e:
             fail(str(e))
@@ -75,5 +133,25 @@ def handle_errors(fn: F) -> F:
         except KeyboardInterrupt:
             err_console.print("interrupted; state saved up to the last completed step")
             sys.exit(130)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # usage errors: click prints them (exit 2)
+        except Exception as e:  # a bug: one clear line, never a traceback (GOALKEEPER_DEBUG=1 shows it)
+            if os.environ.get("GOALKEEPER_DEBUG"):
+                raise
+            fail(f"internal error: {type(e).__name__}: {e}; this is a bug in goalkeeper — please report "
+                 "it with the command you ran (GOALKEEPER_DEBUG=1 shows the traceback)")
 
     return wrapper  # type: ignore[return-value]
+
+
+def resolve(kind: IdKind, text: str, *, local: bool = True) -> str:
+    """The id a user typed (an id, a unique prefix, or ``last``), checked before any file is touched.
+
+    With a remote engine the local store may not know the id: a well-formed id passes as is.
+    """
+    try:
+        return resolve_id(kind, text)
+    except NotFoundError:
+        if local:
+            raise
+        return check_id(kind, text)

@@ -35,17 +35,20 @@ from ..convergence.protect import DEFAULT_TESTS
 from ..convergence.verdict import check_verdict
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
-from ..store.atomic import write_json_atomic
+from ..store.atomic import USER_FILE, write_json_atomic
 from ._common import (
     EXIT_ERROR,
     EXIT_ESCALATED,
     EXIT_NOT_DONE,
     EXIT_OK,
+    clean,
     echo_json,
     err_console,
     handle_errors,
     out_console,
+    resolve,
 )
+from ._common import esc as _esc
 
 __all__ = ["command"]
 
@@ -125,7 +128,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         budget=budget,
         maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
                         timeout=maker_timeout, sandbox=sandbox),
-        oracle=OracleConfig(model=oracle_model, options=_options(oracle_options)),
+        oracle=OracleConfig(model=oracle_model, options=_options(oracle_model, oracle_options)),
         guards=guards,
         workspace=workspace,
         condition_env={k: v for k, v in (_kv(x, "--check-env") for x in check_env)},
@@ -172,12 +175,12 @@ class _Progress:
                 mark = "[green]✔[/]" if r["passed"] else "[red]✘[/]"
                 p(f"  {mark} {_esc(r['command'])}: {_esc(r['summary'])}")
         elif kind == "oracle.finished":
-            p(f"  oracle: {ev.get('verdict')} (confidence {ev.get('confidence')})")
+            p(f"  oracle: {_esc(ev.get('verdict'))} (confidence {_esc(ev.get('confidence'))})")
         elif kind == "goal.converged":
             p(f"[bold green]converged[/] at iteration {n or ev.get('iteration')}, ${ev.get('spentDollars', 0):.2f}")
         elif kind == "goal.escalated":
-            p(f"[bold red]escalated[/] ({ev.get('reason')}): {_esc(ev.get('detail'))}")
-            p(f"  triage item {ev.get('triageId')}: `goalkeeper triage show {ev.get('triageId')}`")
+            p(f"[bold red]escalated[/] ({_esc(ev.get('reason'))}): {_esc(ev.get('detail'))}")
+            p(f"  triage item {_esc(ev.get('triageId'))}: `goalkeeper triage show {_esc(ev.get('triageId'))}`")
         elif kind == "goal.paused":
             p(f"[yellow]paused[/]: {_esc(ev.get('detail'))}; resume with `goalkeeper goal resume {ev['goalId']}`")
         elif kind == "goal.abandoned":
@@ -199,10 +202,6 @@ def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
     with out_console.status("starting…") as status:
         progress.status = status
         return run_goal(goal_id, on_event=progress)
-
-
-def _esc(text: object) -> str:
-    return str(text).replace("[", r"\[")
 
 
 def _exit_for(goal: Goal) -> int:
@@ -237,6 +236,7 @@ def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bo
 @handle_errors
 def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
     """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
@@ -253,18 +253,18 @@ def check_cmd(goal_id: str, as_json: bool) -> None:
     `goalkeeper triage list`), 4 not converged yet (the next hint says what is
     left), 1 error.
     """
-    goal = check_goal(goal_id)
+    goal = check_goal(resolve("goal", goal_id))
     verdict = check_verdict(goal)
     if as_json:
         echo_json(verdict)
     else:
         click.echo(f"{goal.goal_id}: {verdict['state']}" + (f" ({verdict['reason']})" if verdict["reason"] else ""))
         for line in verdict["failing"]:
-            click.echo(f"  failing: {line}")
+            click.echo(f"  failing: {clean(line)}")
         for line in verdict["findings"]:
-            click.echo(f"  rejected: {line}")
+            click.echo(f"  rejected: {clean(line)}")
         if verdict["nextHint"] and goal.state == "active":
-            click.echo(f"  next: {verdict['nextHint']}")
+            click.echo(f"  next: {clean(verdict['nextHint'])}")
     sys.exit({"converged": EXIT_OK, "escalated": EXIT_ESCALATED, "active": EXIT_NOT_DONE,
               "paused": EXIT_NOT_DONE}.get(goal.state, EXIT_ERROR))
 
@@ -279,9 +279,10 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 
     To move a local goal into Temporal, `goal run ID --engine temporal --detach`.
     """
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     data = _load(goal_id, engine).dump()
     if output:
-        write_json_atomic(output, data)
+        write_json_atomic(output, data, mode=USER_FILE)
         err_console.print(f"wrote {output}")
     else:
         echo_json(data)
@@ -299,6 +300,7 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | None,
                max_duration: str | None, no_run: bool, as_json: bool, engine: EngineChoice) -> None:
     """Continue a paused goal (the maker gets the last nextHint)."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:  # a signal to a paused workflow, or a new run of an escalated goal
         goal = get_engine(engine.name).resume_goal(
             goal_id, engine.temporal(), wait=not no_run, on_event=_Progress(as_json),
@@ -320,6 +322,7 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
 @handle_errors
 def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Pause a goal; a running loop stops at its next phase boundary."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     what = pause_goal(goal_id) if engine.is_local else get_engine(engine.name).pause_goal(goal_id, engine.temporal())
     click.echo(f"{goal_id}: pause {'requested (the loop stops at the next phase)' if what == 'requested' else 'done'}")
 
@@ -330,6 +333,7 @@ def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
 @handle_errors
 def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Give up on a goal (state failed, escalation reason manual)."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     what = (abandon_goal(goal_id) if engine.is_local
             else get_engine(engine.name).abandon_goal(goal_id, engine.temporal()))
     click.echo(f"{goal_id}: {'abandon requested' if what == 'requested' else 'abandoned'}")
@@ -349,6 +353,7 @@ def rollback_cmd(goal_id: str, to: str, dry_run: bool, force: bool) -> None:
     --force: then they are saved as checkpoint saved-N first (roll back to it
     with --to saved-N).
     """
+    goal_id = resolve("goal", goal_id)
     plan = rollback_goal(goal_id, to, force=force, dry_run=dry_run)
     if dry_run:
         for p in plan.write:
@@ -397,6 +402,7 @@ _STATE_STYLE = {"active": "cyan", "paused": "yellow", "converged": "green", "esc
 @handle_errors
 def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """One goal's state, spend and last condition results."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     s = _status(_load(goal_id, engine))
     if as_json:
         echo_json(s)
@@ -409,7 +415,7 @@ def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
         out_console.print(f"  {'✔' if c['passed'] else '✘'} {_esc(c['command'])}: {_esc(c['summary'])}")
     if s["escalation"]:
         e = s["escalation"]
-        out_console.print(f"  escalated: {e['reason']}: {_esc(e['detail'])} (triage {e.get('triageId')})")
+        out_console.print(f"  escalated: {_esc(e['reason'])}: {_esc(e['detail'])} (triage {_esc(e.get('triageId'))})")
 
 
 @command.command("show")
@@ -419,6 +425,7 @@ def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
 @handle_errors
 def show_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """Everything about a goal, including every iteration."""
+    goal_id = resolve("goal", goal_id, local=engine.is_local)
     goal = _load(goal_id, engine)
     if as_json:
         echo_json(goal.dump())
@@ -461,14 +468,17 @@ def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
                           f"${g.spent_dollars():>6.2f}  {_esc(g.objective)}")
 
 
-def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+def _options(oracle_model: str, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """KEY=VALUE pairs typed for the oracle (``max_retries=0`` is the int 0), checked now."""
+    from ..adapters.agents import oracle_option_values
+
     out: dict[str, str] = {}
     for p in pairs:
         key, sep, value = p.partition("=")
         if not sep or not key:
             raise click.BadParameter(f"{p!r} is not KEY=VALUE", param_hint="--oracle-option")
         out[key] = value
-    return out
+    return oracle_option_values(oracle_model, out)
 
 
 def _split_maker(maker: str | None) -> list[str]:

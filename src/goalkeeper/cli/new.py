@@ -7,7 +7,6 @@ without one (or with ``--no-input``) the gaps are derived and marked
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from ..scaffold import (
     render_spec,
     undescribed_facts,
 )
-from ..store.atomic import write_text_atomic
+from ..store.atomic import USER_FILE, read_data, write_text_atomic
 from ._common import EXIT_USAGE, fail, handle_errors, out_console
 
 _TYPES = click.Choice(["bool", "int", "float", "str"])
@@ -73,7 +72,7 @@ def command(output: str, answers_path: str | None, name: str | None, goals: tupl
         _ask(a, default_name=out.parent.name if out.stem == "spec" else out.stem)
     a = derive(a)
     text, spec = render_spec(a)
-    write_text_atomic(out, text)
+    write_text_atomic(out, text, mode=USER_FILE)  # the user's file: their umask decides, not 0600
     out_console.print(f"wrote {out}: {len(spec.facts)} facts, {len(spec.actions)} actions", markup=False)
     for f, d in spec.facts.items():
         if d.assumption:
@@ -89,10 +88,7 @@ def command(output: str, answers_path: str | None, name: str | None, goals: tupl
 def _load_answers(path: str | None) -> Answers:
     if path is None:
         return Answers()
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ConfigError(f"{path}:{e.lineno}: invalid JSON: {e.msg}") from None
+    data = read_data(path, json_only=True, refuse=lambda problem: ConfigError(f"{path}: {problem}"))
     return answers_from_data(data)
 
 

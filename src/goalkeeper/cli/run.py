@@ -25,6 +25,7 @@ from ._common import (
     fail,
     handle_errors,
     out_console,
+    resolve,
 )
 
 
@@ -50,6 +51,8 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
     """Observe, plan, act one action per tick, replan after strikes, escalate when stuck."""
     if spec_path is None and resume_id is None:
         fail("give a SPEC to run, or --resume RUN_ID", EXIT_USAGE)
+    if resume_id is not None:
+        resume_id = resolve("run", resume_id)
     if not engine.is_local:
         if resume_id or runtime != "planner" or spec_path is None:
             fail(f"--engine {engine.name} runs the planner runtime on a new run (a workflow resumes "

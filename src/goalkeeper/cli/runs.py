@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import click
-from rich.markup import escape as e
 from rich.table import Table
 
 from ..errors import CorruptStateError
 from ..model.conditions import format_value
 from ..runtime.state import RunStore, list_runs, reconcile
-from ._common import echo_json, handle_errors, out_console
+from ._common import echo_json, handle_errors, out_console, resolve
+from ._common import esc as e
 
 
 @click.group("runs")
@@ -35,7 +35,7 @@ def list_cmd(as_json: bool) -> None:
     for r in runs:
         if r.state is not None:
             st = r.state
-            table.add_row(e(st.run_id), e(st.spec_name), st.status, str(st.tick), st.updated)
+            table.add_row(e(st.run_id), e(st.spec_name), st.status, str(st.tick), e(st.updated))
         else:
             color = "red" if r.status == "corrupt" else "yellow"
             table.add_row(e(r.run_id), "?", f"[{color}]{r.status}[/]", "", e(r.error or ""))
@@ -49,7 +49,7 @@ def list_cmd(as_json: bool) -> None:
 @handle_errors
 def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     """One run: status, facts, history, replans, escalation."""
-    store = RunStore(run_id)
+    store = RunStore(resolve("run", run_id))
     st = store.load()
     try:
         log = store.events()
@@ -75,8 +75,9 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
         hist.add_row(str(t.tick), e(t.action), t.outcome, e(t.reason[:100]))
     out_console.print(hist)
     for r in st.replans:
-        fixes = ", ".join(f"{c['fact']}: {format_value(c['believed'])}→{format_value(c['observed'])}" for c in r.corrections)
+        fixes = ", ".join(f"{c.get('fact')}: {format_value(c.get('believed'))}→{format_value(c.get('observed'))}"
+                          for c in r.corrections)
         out_console.print(f"replan at tick {r.tick} after {e(', '.join(r.failed))}: {e(fixes or 'no correction')}")
     if st.escalation:
-        out_console.print(f"[red]escalated[/] ({st.escalation['reason']}): {e(st.escalation['message'])}")
-        out_console.print(f"triage {st.escalation['triage_id']} · report {e(st.escalation['report'])}")
+        out_console.print(f"[red]escalated[/] ({e(st.escalation.get('reason'))}): {e(st.escalation.get('message'))}")
+        out_console.print(f"triage {e(st.escalation.get('triage_id'))} · report {e(st.escalation.get('report'))}")

@@ -8,16 +8,13 @@ import click
 
 from ..convergence import promote_item
 from ..store.triage import TriageItem, get_item, list_items, markdown_of, set_status
-from ._common import echo_json, err_console, handle_errors, out_console
+from ._common import clean, echo_json, err_console, handle_errors, out_console, resolve
+from ._common import esc as _esc
 
 __all__ = ["command"]
 
 _STATUSES = ("pending", "acted", "dismissed", "deferred")
 _SEV = {"info": "blue", "warning": "yellow", "critical": "red"}
-
-
-def _esc(text: object) -> str:
-    return str(text).replace("[", r"\[")
 
 
 @click.group("triage")
@@ -42,18 +39,18 @@ def list_cmd(status: str | None, as_json: bool) -> None:
         out_console.print("triage inbox is empty" + (f" (status {status})" if status else ""))
     for i in items:
         sev = _SEV.get(i.severity, "white")
-        out_console.print(f"{i.id}  [{sev}]{i.severity:<8}[/] {i.status:<9} {i.source}:{i.source_id}  "
-                          f"{i.reason}: {_esc(i.summary)}")
+        out_console.print(f"{i.id}  [{sev}]{i.severity:<8}[/] {i.status:<9} {i.source}:{_esc(i.source_id)}  "
+                          f"{_esc(i.reason)}: {_esc(i.summary)}")
 
 
 def _print_item(item: TriageItem) -> None:
     p = out_console.print
-    p(f"[bold]{item.id}[/] {item.status} ({item.severity}) from {item.source} {item.source_id}")
-    p(f"  reason: {item.reason}\n  summary: {_esc(item.summary)}")
+    p(f"[bold]{item.id}[/] {item.status} ({item.severity}) from {item.source} {_esc(item.source_id)}")
+    p(f"  reason: {_esc(item.reason)}\n  summary: {_esc(item.summary)}")
     for a in item.suggested_actions:
         p(f"  - {_esc(a)}")
     if item.promoted_goal:
-        p(f"  promoted to goal {item.promoted_goal}")
+        p(f"  promoted to goal {_esc(item.promoted_goal)}")
 
 
 @command.command("show")
@@ -62,6 +59,7 @@ def _print_item(item: TriageItem) -> None:
 @handle_errors
 def show_cmd(item_id: str, as_json: bool) -> None:
     """One item; prints its Markdown report when it has one."""
+    item_id = resolve("triage", item_id)
     item = get_item(item_id)
     if as_json:
         echo_json({**item.model_dump(mode="json"), "markdown": markdown_of(item_id)})
@@ -70,7 +68,7 @@ def show_cmd(item_id: str, as_json: bool) -> None:
     md = markdown_of(item_id)
     if md:
         click.echo("")
-        click.echo(md)
+        click.echo(clean(md))
 
 
 @command.command("act")
@@ -88,6 +86,7 @@ def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[st
             maker: str | None, max_iterations: int | None, workspace: str | None,
             note: str | None, as_json: bool) -> None:
     """Mark an item acted on; with --goal, turn it into a new goal (objective = its summary)."""
+    item_id = resolve("triage", item_id)
     if as_goal:
         goal = promote_item(item_id, until=list(until), types=list(types),
                             maker_argv=shlex.split(maker) if maker else None,
@@ -104,6 +103,7 @@ def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[st
 
 
 def _set(item_id: str, status: str, note: str | None, as_json: bool) -> None:
+    item_id = resolve("triage", item_id)
     item = set_status(item_id, status, note=note)  # type: ignore[arg-type]
     if as_json:
         echo_json(item.model_dump(mode="json"))

@@ -15,6 +15,7 @@ Providers: ``openai`` (any OpenAI-compatible server; extra ``goalkeeper[openai]`
 from ._anthropic import AnthropicProvider
 from ._names import ModelRef, model_key, parse_model_ref, same_model
 from ._openai import OpenAIProvider
+from ._options import ORACLE_OPTIONS, PROVIDER_OPTIONS, Option, coerce_option, coerce_options
 from ._prices import ModelPrice, PriceTable, UnknownPriceWarning
 from ._registry import (
     ENTRY_POINT_GROUP,
@@ -29,12 +30,15 @@ from ._types import Completion, Message, Provider, ProviderError, Role, Usage
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "ORACLE_OPTIONS",
     "PROVIDERS",
+    "PROVIDER_OPTIONS",
     "AnthropicProvider",
     "Completion",
     "Message",
     "ModelPrice",
     "ModelRef",
+    "Option",
     "OpenAIProvider",
     "PriceTable",
     "Provider",
@@ -46,6 +50,8 @@ __all__ = [
     "Structured",
     "UnknownPriceWarning",
     "Usage",
+    "coerce_option",
+    "coerce_options",
     "extract_json",
     "get_provider",
     "model_key",

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigError, MissingExtraError
+from ._options import Option
 from ._prices import PriceTable
 from ._registry import register_provider
 from ._types import Completion, Message, ProviderError, Usage
@@ -40,7 +41,16 @@ def _split(messages: Sequence[Message]) -> tuple[str, list[dict[str, str]]]:
     return "\n\n".join(system), turns
 
 
-@register_provider("anthropic")
+OPTIONS = {
+    "api_key": Option(str, help="better: set ANTHROPIC_API_KEY"),
+    "base_url": Option(str),
+    "timeout": Option(float, 0, "seconds per request"),
+    "max_retries": Option(int, 0, "SDK retries on 429/5xx"),
+    "prices": Option(dict, help="per-model prices, see docs/models.md"),
+}
+
+
+@register_provider("anthropic", options=OPTIONS)
 class AnthropicProvider:
     """``complete()`` on the Anthropic SDK; the SDK retries 429/5xx with backoff."""
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigError, MissingExtraError
+from ._options import Option
 from ._prices import PriceTable
 from ._registry import register_provider
 from ._types import Completion, Message, ProviderError, Usage
@@ -53,7 +54,18 @@ def _to_wire(messages: Sequence[Message]) -> list[dict[str, str]]:
     return out
 
 
-@register_provider("openai")
+OPTIONS = {
+    "base_url": Option(str, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1"),
+    "api_key": Option(str, help="better: set GOALKEEPER_LLM_API_KEY"),
+    "timeout": Option(float, 0, "seconds per request"),
+    "max_retries": Option(int, 0, "SDK retries on 408/409/429/5xx"),
+    "prices": Option(dict, help="per-model prices, see docs/models.md"),
+    "json_mode": Option(("json_schema", "json_object", "none")),
+    "default_headers": Option(dict),
+}
+
+
+@register_provider("openai", options=OPTIONS)
 class OpenAIProvider:
     """``complete()`` over any OpenAI-compatible endpoint; cost from usage and a :class:`PriceTable`."""
 

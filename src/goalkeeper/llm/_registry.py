@@ -6,11 +6,12 @@ Third-party packages can also expose a factory under the entry-point group
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
 from ..errors import ConfigError
+from ._options import Option, coerce_options, declare_options
 from ._types import Provider
 
 __all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "get_provider", "register_provider"]
@@ -21,11 +22,17 @@ PROVIDERS: dict[str, ProviderFactory] = {}
 F = TypeVar("F", bound=ProviderFactory)
 
 
-def register_provider(name: str) -> Callable[[F], F]:
-    """Decorator: ``get_provider(name, **config)`` will call the decorated factory with ``config``."""
+def register_provider(name: str, *, options: Mapping[str, Option] | None = None) -> Callable[[F], F]:
+    """Decorator: ``get_provider(name, **config)`` will call the decorated factory with ``config``.
+
+    ``options`` declares the settings ``config`` may hold and their types; values are then
+    converted and checked (``"0"`` becomes ``0`` for an int) before the factory sees them.
+    """
 
     def deco(factory: F) -> F:
         PROVIDERS[name] = factory
+        if options is not None:
+            declare_options(name, options)
         return factory
 
     return deco
@@ -50,5 +57,5 @@ def get_provider(name: str = "openai", **config: Any) -> Provider:
             f"register one with @goalkeeper.llm.register_provider({name!r}) "
             f"or the {ENTRY_POINT_GROUP!r} entry point"
         )
-    return factory(**config)
+    return factory(**coerce_options(name, config, where=f"{name} provider option"))
 

@@ -7,8 +7,9 @@ project can add its own with ``register_lint``.
 
 from __future__ import annotations
 
+import bisect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import SpecError, SpecIssue
@@ -42,8 +43,9 @@ def _error(path: str, msg: str, code: str) -> SpecIssue:
 
 @register_lint("no-observer")
 def _no_observer(spec: Spec) -> list[SpecIssue]:
+    # An error, as for `run` and `build`: validate accepts exactly what run accepts.
     return [
-        _warn(
+        _error(
             f"facts.{name}",
             "fact has no observer; add `observe:` (command, file, http or python) — "
             "`run` and `build` refuse a fact they cannot observe",
@@ -115,19 +117,23 @@ def _prose_goal(spec: Spec) -> list[SpecIssue]:
     return out
 
 
-def _is_observer_like(spec: Spec, name: str, a: ActionDef) -> bool:
+def _argv_key(cmd: str | list[str] | None) -> Any:
+    return tuple(cmd) if isinstance(cmd, list) else cmd
+
+
+def _is_observer_like(name: str, a: ActionDef, observer_cmds: set[Any]) -> bool:
     if name.lower().startswith(_OBSERVER_VERBS):
         return True
-    return a.run is not None and any(
-        f.observe is not None and f.observe.command == a.run for f in spec.facts.values()
-    )
+    return a.run is not None and _argv_key(a.run) in observer_cmds
 
 
 @register_lint("no-precondition")
 def _no_precondition(spec: Spec) -> list[SpecIssue]:
     out = []
+    observer_cmds = {_argv_key(f.observe.command) for f in spec.facts.values()
+                     if f.observe is not None and f.observe.command is not None}
     for name, a in spec.actions.items():
-        if a.pre or _is_observer_like(spec, name, a):
+        if a.pre or _is_observer_like(name, a, observer_cmds):
             continue
         guard = {f: not v for f, v in a.effect_values if isinstance(v, bool)}
         hint = (f"e.g. pre: {{{', '.join(f'{f}: {format_value(v)}' for f, v in guard.items())}}}"
@@ -141,8 +147,59 @@ def _no_precondition(spec: Spec) -> list[SpecIssue]:
     return out
 
 
+class _Effects:
+    """Which actions set which value of which fact, so a lint never scans every action pair.
+
+    ``enablers`` yields the actions whose effects satisfy a condition: by direct lookup for
+    ``==`` and ``in``, by bisection over the sorted values for ranges. Linear in the spec.
+    """
+
+    def __init__(self, spec: Spec) -> None:
+        self.by_fact: dict[str, dict[Any, list[str]]] = {}
+        for name, a in spec.actions.items():
+            for f, v in a.effect_values:
+                self.by_fact.setdefault(f, {}).setdefault(v, []).append(name)
+        self._sorted: dict[str, list[Any]] = {}
+
+    def _values(self, c: Condition) -> Iterator[Any]:
+        index = self.by_fact.get(c.fact, {})
+        if c.op == "==":
+            if c.value in index:
+                yield c.value
+        elif c.op == "in":
+            if len(c.value) < len(index):
+                yield from (v for v in dict.fromkeys(c.value) if v in index)
+            else:
+                yield from (v for v in index if c.holds(v))
+        elif c.op == "!=":
+            yield from (v for v in index if c.holds(v))
+        else:  # a range on a number fact: the matching values are one slice of the sorted ones
+            vals = self._sorted.get(c.fact)
+            if vals is None:
+                vals = self._sorted[c.fact] = sorted(v for v in index if not isinstance(v, bool | str))
+            if c.op in ("<", "<="):
+                cut = (bisect.bisect_left if c.op == "<" else bisect.bisect_right)(vals, c.value)
+                yield from vals[:cut]
+            else:
+                cut = (bisect.bisect_right if c.op == ">" else bisect.bisect_left)(vals, c.value)
+                yield from vals[cut:]
+
+    def enablers(self, c: Condition, skip: str | None = None) -> Iterator[str]:
+        index = self.by_fact.get(c.fact, {})
+        for v in self._values(c):
+            if c.holds(v):
+                yield from (n for n in index[v] if n != skip)
+
+
+def _effects(spec: Spec) -> _Effects:
+    idx = spec._cache.get("effects-index")
+    if not isinstance(idx, _Effects):
+        idx = spec._cache["effects-index"] = _Effects(spec)
+    return idx
+
+
 def _setters(spec: Spec, c: Condition) -> list[str]:
-    return [n for n, a in spec.actions.items() if any(f == c.fact and c.holds(v) for f, v in a.effect_values)]
+    return list(dict.fromkeys(_effects(spec).enablers(c)))
 
 
 @register_lint("unreachable-goal")
@@ -217,30 +274,35 @@ def _duplicate_action(spec: Spec) -> list[SpecIssue]:
     return out
 
 
-def _enables(a: ActionDef, b: ActionDef) -> bool:
-    return any(c.fact == f and c.holds(v) for c in b.pre_conditions for f, v in a.effect_values)
-
-
 @register_lint("script-as-plan")
 def _script_as_plan(spec: Spec) -> list[SpecIssue]:
     """A single chain of actions needs no planner: the plan is always the same list."""
     names = list(spec.actions)
     if len(names) < 2:
         return []
-    preds = {b: [a for a in names if a != b and _enables(spec.actions[a], spec.actions[b])] for b in names}
-    roots = [n for n in names if not preds[n]]
-    succ_count = {a: sum(a in p for p in preds.values()) for a in names}
-    chain = len(roots) == 1 and all(len(p) <= 1 for p in preds.values()) and all(
-        c <= 1 for c in succ_count.values()
-    )
-    if not chain:
+    index = _effects(spec)
+    pred: dict[str, str] = {}
+    succ: dict[str, str] = {}
+    for b, act in spec.actions.items():
+        found: set[str] = set()
+        for c in act.pre_conditions:
+            for a in index.enablers(c, skip=b):
+                found.add(a)
+                if len(found) > 1:
+                    return []  # two possible predecessors: not a chain
+        if found:
+            (a,) = found
+            if succ.setdefault(a, b) != b:
+                return []  # two possible successors
+            pred[b] = a
+    roots = [n for n in names if n not in pred]
+    if len(roots) != 1:
         return []
     order = [roots[0]]
-    while len(order) < len(names):
-        nxt = [b for b in names if preds[b] == [order[-1]]]
-        if not nxt:
-            return []
-        order.append(nxt[0])
+    while order[-1] in succ and len(order) <= len(names):
+        order.append(succ[order[-1]])
+    if len(order) != len(names):
+        return []
     return [_warn(
         "actions",
         "script-as-plan: every action has exactly one possible predecessor, so every plan is "
@@ -258,8 +320,8 @@ def lint(spec: Spec) -> list[SpecIssue]:
 
 
 def require_runnable(spec: Spec) -> None:
-    """Refuse a spec that cannot run: lint errors, or facts without an observer."""
-    issues = [i for i in lint(spec) if i.severity == "error" or i.code == "no-observer"]
+    """Refuse a spec that cannot run: lint errors (facts without an observer among them)."""
+    issues = [i for i in lint(spec) if i.severity == "error"]
     if issues:
         errors = [
             SpecIssue(i.path, i.message, i.line, "error", i.code) for i in issues

@@ -6,27 +6,35 @@ text is available, its line, so the message points at what to fix.
 
 from __future__ import annotations
 
-import json
 import types
 import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from ..errors import SpecError, SpecIssue
+from ..store.decode import LineMap, decode_json, decode_yaml, json_line_map
+from ..store.safe import MAX_SPEC_BYTES, Refuse, read_bounded
 from .spec import Spec, suggest
 
 __all__ = ["LineMap", "load_spec", "parse_spec_text", "spec_from_data"]
 
-LineMap = dict[str, int]
 SUFFIXES = (".yaml", ".yml", ".json")
 
 
+def _refuse(source: str) -> Refuse:
+    return lambda problem: SpecError([SpecIssue("", f"cannot read the file: it {problem}", code="unreadable")],
+                                     source)
+
+
 def load_spec(path: str | Path) -> Spec:
-    """Load and validate a spec file; raise ``SpecError`` naming every problem."""
+    """Load and validate a spec file; raise ``SpecError`` naming every problem.
+
+    The file must be a regular file (a FIFO never blocks, a device is refused)
+    of at most 16 MiB; nesting, aliases and numbers are bounded (``store.decode``).
+    """
     p = Path(path)
     source = str(path)
     if p.suffix.lower() not in SUFFIXES:
@@ -35,11 +43,15 @@ def load_spec(path: str | Path) -> Spec:
             source,
         )
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = read_bounded(p, limit=MAX_SPEC_BYTES, follow_symlinks=True, refuse=_refuse(source))
     except FileNotFoundError:
         raise SpecError([SpecIssue("", "file not found")], source) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError([SpecIssue("", f"cannot read the file: {e}")], source) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise SpecError([SpecIssue("", f"not UTF-8 text (byte {e.start}); save the spec as UTF-8", line,
+                                   code="unreadable")], source) from None
     data, lines = _parse(text, source, p.suffix.lower() == ".json")
     if isinstance(data, Mapping) and data.get("name") is None:
         # Unnamed specs take the file name (or the folder of a spec.yaml).
@@ -53,9 +65,8 @@ def parse_spec_text(text: str, *, source: str | None = None, json_format: bool =
 
 
 def spec_from_data(
-    data: Any, *, source: str | None = None, lines: LineMap | None = None
+    data: Any, *, source: str | None = None, lines: Lines | None = None
 ) -> Spec:
-    lines = lines or {}
     if not isinstance(data, Mapping):
         raise SpecError(
             [SpecIssue("", "a spec is a mapping with keys goalkeeper, goal, facts, actions", 1)],
@@ -78,7 +89,7 @@ def spec_from_data(
 
 def attach_lines(spec: Spec, issues: list[SpecIssue]) -> list[SpecIssue]:
     """Fill in source lines for issues found after loading (e.g. by lint)."""
-    return _with_lines(issues, spec._cache.get("lines") or {})
+    return _with_lines(issues, spec._cache.get("lines"))
 
 
 # -- parsing with line numbers ---------------------------------------------
@@ -103,101 +114,93 @@ def _yaml_word(k: Any) -> str:
     return {True: "on", False: "off"}.get(k, str(k)) if isinstance(k, bool) else str(k)
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
-    return out
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _parse(text: str, source: str | None, json_format: bool) -> tuple[Any, LineMap]:
+def _parse(text: str, source: str | None, json_format: bool) -> tuple[Any, Lines]:
+    """Bounded decoding; YAML keeps a line map, JSON computes one only if an issue needs it."""
     if json_format:
-        try:
-            data = json.loads(text, object_pairs_hook=_reject_duplicates)
-        except json.JSONDecodeError as e:
-            raise SpecError([SpecIssue("", f"invalid JSON: {e.msg} (column {e.colno})", e.lineno)], source) from None
-        except _DuplicateKey as e:
-            raise SpecError(
-                [SpecIssue(str(e), "duplicate key; the later one would silently replace the earlier", code="duplicate")],
-                source,
-            ) from None
-        try:
-            lines = _line_map(yaml.compose(text, Loader=yaml.SafeLoader))
-        except yaml.YAMLError:
-            lines = {}
-        return data, lines
+        data, problem = decode_json(text, finite=True, reject_duplicates=True)
+        if problem is not None:
+            if problem.message.startswith("not valid JSON"):
+                msg = "invalid JSON: " + problem.message[len("not valid JSON ("):].rstrip(")")
+            else:
+                msg = problem.message
+            code = "duplicate" if "duplicate" in msg else ("invalid" if problem.line else "limit")
+            raise SpecError(_with_lines([SpecIssue(problem.path, msg, problem.line, code=code)],
+                                        _json_lines(text)), source)
+        return data, _LazyLines(text)
+    res = decode_yaml(text, lines=True, finite=True)
+    if res.problems:
+        issues = [SpecIssue(p.path, p.message, p.line,
+                            code="duplicate" if "duplicate" in p.message else "invalid")
+                  for p in res.problems]
+        raise SpecError(_with_lines(issues, res.lines), source)
+    return res.data, res.lines
+
+
+class _LazyLines:
+    """The line map of a JSON spec, built the first time an issue needs a line (it costs
+    about as much as parsing, and a valid spec never needs it)."""
+
+    def __init__(self, text: str) -> None:
+        self._text: str | None = text
+        self._map: LineMap | None = None
+
+    def __call__(self) -> LineMap:
+        if self._map is None:
+            self._map = _json_lines(self._text or "")
+            self._text = None
+        return self._map
+
+
+def _json_lines(text: str) -> LineMap:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as e:
-        line = e.problem_mark.line + 1 if e.problem_mark else None
-        raise SpecError([SpecIssue("", f"invalid YAML: {e.problem or e}", line)], source) from None
-    except yaml.YAMLError as e:
-        raise SpecError([SpecIssue("", f"invalid YAML: {e}")], source) from None
-    dups: list[SpecIssue] = []
-    lines = _line_map(node, dups=dups)
-    if dups:
-        raise SpecError(dups, source)
-    return data, lines
+        return json_line_map(text)
+    except (IndexError, RecursionError):  # text that did not parse as JSON: no lines
+        return {}
 
 
-def _line_map(
-    node: yaml.Node | None, prefix: str = "", out: LineMap | None = None, dups: list[SpecIssue] | None = None
-) -> LineMap:
-    out = {} if out is None else out
-    if node is None:
-        return out
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for k, v in node.value:
-            key = str(k.value)
-            path = f"{prefix}.{key}" if prefix else key
-            if key in seen and dups is not None:
-                dups.append(
-                    SpecIssue(path, "duplicate key; the later one would silently replace the earlier",
-                              k.start_mark.line + 1, code="duplicate")
-                )
-            seen.add(key)
-            out[path] = k.start_mark.line + 1
-            _line_map(v, path, out, dups)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value):
-            path = f"{prefix}[{i}]"
-            out[path] = v.start_mark.line + 1
-            _line_map(v, path, out, dups)
-    return out
+Lines = LineMap | _LazyLines
 
 
-def _with_lines(issues: list[SpecIssue], lines: LineMap) -> list[SpecIssue]:
+def _lines(lines: Lines | None) -> LineMap:
+    if lines is None:
+        return {}
+    return lines() if isinstance(lines, _LazyLines) else lines
+
+
+def _with_lines(issues: list[SpecIssue], lines: Lines | None) -> list[SpecIssue]:
+    if not issues or all(i.line is not None for i in issues):
+        return issues
+    found = _lines(lines)
     out = []
     for i in issues:
         line = i.line
         path = i.path
         while line is None and path:
-            line = lines.get(path)
+            line = found.get(path)
             if line is None:
-                path = path.rsplit(".", 1)[0] if "." in path else ""
+                path = _parent(path)
         out.append(SpecIssue(i.path, i.message, line, i.severity, i.code))
     return out
 
 
+def _parent(path: str) -> str:
+    """``a.b[2].c`` -> ``a.b[2]`` -> ``a.b`` -> ``a``."""
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
 def _dedupe(issues: list[SpecIssue]) -> list[SpecIssue]:
     # A value that is neither a string nor a list of strings (e.g. `run: [true]`) fails both
-    # union branches; keep the more precise item-level error only.
-    paths = {i.path for i in issues}
-    issues = [i for i in issues if not any(p.startswith(i.path + "[") for p in paths)]
+    # union branches; keep the more precise item-level error only. (Linear: a set of the
+    # paths that have item-level issues below them.)
+    has_items = {i.path[:k] for i in issues for k, c in enumerate(i.path) if c == "[" and k}
     seen: set[tuple[str, str]] = set()
     out = []
     for i in issues:
-        if (i.path, i.message) not in seen:
-            seen.add((i.path, i.message))
-            out.append(i)
+        if i.path in has_items or (i.path, i.message) in seen:
+            continue
+        seen.add((i.path, i.message))
+        out.append(i)
     return out
 
 

@@ -8,8 +8,10 @@ problem with its key path, so one run of ``validate`` shows them all.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -56,6 +58,38 @@ EffectMap = Annotated[
 Argv = str | list[str]
 
 OBSERVER_KINDS = ("command", "file", "http", "python")
+_PY_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+def check_url(url: str) -> str | None:
+    """Why ``url`` cannot be observed (scheme and host), or None. Parts built from
+    ``${VAR}`` are only known at run time and are not judged here."""
+    head = url.split("/", 3)
+    if "${" in "/".join(head[:3]):
+        return None
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as e:
+        return f"not a usable URL ({e}); write it like http://127.0.0.1:8080/health"
+    if parts.scheme not in ("http", "https"):
+        what = f"scheme {parts.scheme!r}" if parts.scheme else "no scheme"
+        return f"needs an http:// or https:// URL ({what}); write it like http://127.0.0.1:8080/health"
+    if not host:
+        return "the URL has no host; write it like http://127.0.0.1:8080/health"
+    return None
+
+
+def check_python_target(target: str) -> str | None:
+    """Why ``target`` is not ``module:function`` (dotted module, one function name), or None."""
+    if _PY_TARGET.fullmatch(target.strip()) and target == target.strip():
+        return None
+    hint = ""
+    if ":" not in target and "." in target:
+        mod, _, fn = target.rpartition(".")
+        hint = f" (did you mean {mod}:{fn}?)"
+    return f"needs 'module:function', e.g. checks.health:ok{hint}; got {target!r}"
 
 
 class _Strict(BaseModel):
@@ -99,6 +133,22 @@ class Observer(_Strict):
                 # (with an unknown key, e.g. `comand`, the unknown-key error says more)
                 raise ValueError("observer needs one of: command, file, http, python")
         return data
+
+    @field_validator("http")
+    @classmethod
+    def _http_url(cls, v: str | None) -> str | None:
+        problem = check_url(v) if v is not None else None
+        if problem:
+            raise ValueError(problem)
+        return v
+
+    @field_validator("python")
+    @classmethod
+    def _python_target(cls, v: str | None) -> str | None:
+        problem = check_python_target(v) if v is not None else None
+        if problem:
+            raise ValueError(problem)
+        return v
 
     @model_validator(mode="after")
     def _parse_options(self) -> Observer:
@@ -245,18 +295,26 @@ def suggest(name: str, known: list[str] | Any) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
+_SUGGESTIONS = 20  # "did you mean" costs O(facts) each; past this many unknown names, skip it
+
+
 def _resolve(spec: Spec) -> list[SpecIssue]:
     issues: list[SpecIssue] = []
     facts = spec.facts
+    budget = [_SUGGESTIONS]
 
     def err(path: str, msg: str, code: str = "invalid") -> None:
         issues.append(SpecIssue(path=path, message=msg, code=code))
+
+    def unknown(name: str) -> str:
+        budget[0] -= 1
+        return "unknown fact" + (suggest(name, facts) if budget[0] >= 0 else "")
 
     def conds(base: str, raw: Mapping[str, Any]) -> tuple[Condition, ...]:
         out: list[Condition] = []
         for fact, rhs in raw.items():
             if fact not in facts:
-                err(f"{base}.{fact}", "unknown fact" + suggest(fact, facts), "unknown-fact")
+                err(f"{base}.{fact}", unknown(fact), "unknown-fact")
                 continue
             parsed, errors = parse_condition(fact, facts[fact].type, rhs)
             for sub, msg in errors:
@@ -278,7 +336,7 @@ def _resolve(spec: Spec) -> list[SpecIssue]:
         for fact, val in adef.effects.items():
             path = f"actions.{aname}.effects.{fact}"
             if fact not in facts:
-                err(path, "unknown fact" + suggest(fact, facts), "unknown-fact")
+                err(path, unknown(fact), "unknown-fact")
                 continue
             if isinstance(val, Mapping):
                 err(path, f"an effect assigns a value (e.g. {fact}: true), not a condition")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import StateError
+from ..store.decode import decode_json
+from ..store.safe import MAX_STATE_BYTES, read_bounded
 from .conditions import check_value
 from .spec import Spec, suggest
 
@@ -24,9 +25,11 @@ def complete_state(
     """
     problems: list[str] = []
     out: dict[str, Any] = {}
+    hints = 20  # "did you mean" is O(facts) per name; not for thousands of unknown keys
     for key, val in values.items():
         if key not in spec.facts:
-            problems.append(f"{source}: {key}: unknown fact{suggest(key, spec.facts)}")
+            hints -= 1
+            problems.append(f"{source}: {key}: unknown fact{suggest(key, spec.facts) if hints >= 0 else ''}")
             continue
         if val is None and allow_unknown:
             out[key] = None
@@ -50,15 +53,24 @@ def complete_state(
 
 
 def load_state(spec: Spec, path: str | Path) -> dict[str, Any]:
+    """A state file (JSON object of fact values): a bounded regular file, checked like a spec."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        raw = read_bounded(p, limit=MAX_STATE_BYTES, follow_symlinks=True,
+                           refuse=lambda problem: StateError(f"{path}: cannot read: it {problem}"))
     except FileNotFoundError:
         raise StateError(f"{path}: file not found") from None
-    except json.JSONDecodeError as e:
-        raise StateError(f"{path}:{e.lineno}: invalid JSON: {e.msg}") from None
-    except OSError as e:
-        raise StateError(f"{path}: cannot read: {e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StateError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    data, problem = decode_json(text, finite=True)
+    if problem is not None:
+        line = f":{problem.line}" if problem.line else ""
+        where = f"{problem.path}: " if problem.path else ""
+        msg = problem.message.replace("not valid JSON (", "invalid JSON: ").rstrip(")") \
+            if problem.message.startswith("not valid JSON") else problem.message
+        raise StateError(f"{path}{line}: {where}{msg}") from None
     if not isinstance(data, dict):
         raise StateError(f"{path}: a state is a JSON object mapping fact names to values")
     return complete_state(spec, data, source=str(path))

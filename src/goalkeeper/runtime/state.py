@@ -4,6 +4,8 @@ events.jsonl only grows and is the record of what happened; state.json is a
 snapshot of it, rewritten atomically after each event is appended, and carries
 ``seq``, the last event it reflects. On resume ``reconcile`` brings the two
 back into agreement, whichever one a crash left behind.
+A run id is checked against its pattern before any path is built, and every
+file is opened without following a link below the home.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from ..store import (
     write_json_atomic,
 )
 from ..store.atomic import validated
+from ..store.ids import check_id, existing_ids
+from ..store.safe import MAX_SPEC_BYTES, is_regular, read_bounded
 from .ledger import STEP_EVENTS, Ledger, replay
 
 __all__ = ["ReplanRecord", "RunListing", "RunState", "RunStore", "TickRecord", "file_sha256", "list_runs",
@@ -102,7 +106,7 @@ class RunState(BaseModel):
 
 
 def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_bounded(path, limit=MAX_SPEC_BYTES, follow_symlinks=True)).hexdigest()
 
 
 class RunStore:
@@ -110,14 +114,13 @@ class RunStore:
     before the state that reflects it is saved."""
 
     def __init__(self, run_id: str, root: Path | None = None) -> None:
-        if not run_id or run_id in (".", "..") or "/" in run_id or "\\" in run_id or "\0" in run_id:
-            raise NotFoundError(f"no run {run_id!r}; list runs with `goalkeeper runs list`")
-        self.run_id = run_id
-        self.dir = (root or home()) / "runs" / run_id
+        self.run_id = check_id("run", run_id)
+        self.root = root or home()
+        self.dir = self.root / "runs" / run_id
         self.state_path = self.dir / "state.json"
         self.events_path = self.dir / "events.jsonl"
         self.logs = self.dir / "logs"
-        self.lock = FileLock(self.dir / "lock", what=f"run {run_id}")
+        self.lock = FileLock(self.dir / "lock", what=f"run {run_id}", root=self.root)
 
     @classmethod
     def create(cls, root: Path | None = None) -> RunStore:
@@ -125,28 +128,35 @@ class RunStore:
         return cls(f"run-{stamp}-{new_id('x', 4)[2:]}", root)
 
     def exists(self) -> bool:
-        return self.state_path.exists()
+        """A regular state file exists (a link or a FIFO in its place does not count)."""
+        return is_regular(self.state_path, self.root)
 
     def never_started(self) -> bool:
         """The directory exists but the run was stopped before its state was first written."""
         return self.dir.is_dir() and not self.state_path.exists() and not self.events_path.exists()
 
     def load(self) -> RunState:
-        if not self.state_path.exists():
+        try:
+            data = read_json(self.state_path, root=self.root)
+        except FileNotFoundError:
             if self.never_started():
                 raise NotFoundError(f"run {self.run_id!r} never started: it was stopped before its state "
-                                    "was written, and nothing ran; start a new run")
-            raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`")
-        return validated(RunState, read_json(self.state_path), self.state_path)
+                                    "was written, and nothing ran; start a new run") from None
+            raise NotFoundError(f"no run {self.run_id!r}; list runs with `goalkeeper runs list`") from None
+        state = validated(RunState, data, self.state_path)
+        if state.run_id != self.run_id:
+            raise CorruptStateError(f"{self.state_path}: holds run_id {state.run_id!r}, not {self.run_id!r}; "
+                                    "the file was left untouched — remove this run folder if it is not yours")
+        return state
 
     def save(self, state: RunState) -> None:
         state.updated = now_iso()
-        write_json_atomic(self.state_path, state.model_dump(mode="json"))
+        write_json_atomic(self.state_path, state.model_dump(mode="json"), root=self.root)
 
     def append(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """Append one event (``{"seq", "event", ...}``) under the envelope ``ts``, ``runId``."""
         rec = {"ts": now_iso(), "runId": self.run_id, **event}
-        append_jsonl(self.events_path, rec)
+        append_jsonl(self.events_path, rec, root=self.root)
         return rec
 
     def commit(self, state: RunState, event: str, **data: Any) -> dict[str, Any]:
@@ -157,7 +167,7 @@ class RunStore:
         return rec
 
     def events(self) -> list[dict[str, Any]]:
-        return list(read_jsonl(self.events_path))
+        return list(read_jsonl(self.events_path, root=self.root))
 
     def last_seq(self) -> int:
         return max((e["seq"] for e in self.events() if isinstance(e.get("seq"), int)), default=0)
@@ -198,22 +208,17 @@ class RunListing:
 
 def list_runs(root: Path | None = None) -> list[RunListing]:
     """Every run, newest first; damaged and never-started ones are listed as such."""
-    d = (root or home()) / "runs"
     out: list[RunListing] = []
-    if not d.exists():
-        return out
-    for p in sorted(d.iterdir(), reverse=True):
-        store = RunStore(p.name, root)
-        if not p.is_dir():
-            continue
+    for run_id in sorted(existing_ids("run", root), reverse=True):
+        store = RunStore(run_id, root)
         if store.never_started():
-            out.append(RunListing(p.name, None, "never started",
+            out.append(RunListing(run_id, None, "never started",
                                   "stopped before its state was written; nothing ran"))
             continue
         try:
             st = store.load()
         except (CorruptStateError, NotFoundError) as e:
-            out.append(RunListing(p.name, None, "corrupt", str(e)))
+            out.append(RunListing(run_id, None, "corrupt", str(e)))
             continue
-        out.append(RunListing(p.name, st, st.status))
+        out.append(RunListing(run_id, st, st.status))
     return out

@@ -2,80 +2,104 @@
 
 A state file is written to a temp file in the same folder, fsynced, then renamed
 over the old one, so a ``kill -9`` at any instant leaves either the old or the
-new file, never half of one.
+new file, never half of one. Reads are bounded and checked (see ``safe`` and
+``decode``): a damaged, huge, linked or non-regular file is a
+``CorruptStateError`` naming the file, never a hang, a crash or a blow-up.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import CorruptStateError, StoreError
+from ..errors import CorruptStateError
+from .decode import Problem, decode_json, decode_yaml, json_text
+from .safe import (
+    MAX_LOG_BYTES,
+    MAX_STATE_BYTES,
+    PRIVATE_FILE,
+    USER_FILE,
+    Refuse,
+    append_bytes,
+    read_bounded,
+    write_bytes_atomic,
+)
 
-__all__ = ["append_jsonl", "read_json", "read_jsonl", "validated", "write_json_atomic", "write_text_atomic"]
+__all__ = [
+    "PRIVATE_FILE",
+    "USER_FILE",
+    "append_jsonl",
+    "read_data",
+    "read_json",
+    "read_jsonl",
+    "validated",
+    "write_json_atomic",
+    "write_text_atomic",
+]
+
+_KEEP = "the file was left untouched — restore it from the event log or remove it"
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
+def write_text_atomic(path: str | Path, text: str, *, mode: int = PRIVATE_FILE,
+                      root: str | Path | None = None) -> None:
+    """Replace ``path`` with ``text``. ``mode=USER_FILE`` for files the user asked for
+    (specs, builds, exports: the umask decides); the default 0600 is for the home."""
+    write_bytes_atomic(path, text.encode("utf-8", errors="surrogateescape"), mode=mode, root=root)
+
+
+def write_json_atomic(path: str | Path, data: Any, *, mode: int = PRIVATE_FILE,
+                      root: str | Path | None = None) -> None:
+    write_text_atomic(path, json_text(data, indent=2) + "\n", mode=mode, root=root)
+
+
+def read_json(path: str | Path, *, limit: int = MAX_STATE_BYTES, root: str | Path | None = None) -> Any:
+    """Read a JSON state file; a damaged one raises ``CorruptStateError`` and is left as is.
+
+    The file must be a regular file under ``limit`` bytes; under the home no link
+    is followed. JSON nesting, duplicate-free numbers and digits are bounded.
+    """
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    raw = read_bounded(p, limit=limit, root=root)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(p.parent)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CorruptStateError(f"{p}: not UTF-8 text (byte {e.start}); {_KEEP}") from None
+    data, problem = decode_json(text)
+    if problem is not None:
+        line = f":{problem.line}" if problem.line else ""
+        where = f" at {problem.path}" if problem.path else ""
+        raise CorruptStateError(f"{p}{line}: {problem.message}{where}; {_KEEP}")
+    return data
 
 
-def write_json_atomic(path: str | Path, data: Any) -> None:
-    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
+def _where(problem: Problem, lines: dict[str, int] | None = None) -> str:
+    at = problem.line or (lines or {}).get(problem.path)
+    line = f"line {at}: " if at else ""
+    return f"{line}{problem.path}: {problem.message}" if problem.path else f"{line}{problem.message}"
 
 
-def _fsync_dir(d: Path) -> None:
+def read_data(path: str | Path, *, refuse: Refuse, limit: int = MAX_STATE_BYTES, json_only: bool = False,
+              follow_symlinks: bool = True) -> Any:
+    """A YAML or JSON file the user points goalkeeper at (a heartbeat config, an answers
+    file): bounded, regular, decoded with limits; any problem is ``refuse(message)`` with
+    the line and key path. ``FileNotFoundError`` passes through."""
+    raw = read_bounded(path, limit=limit, follow_symlinks=follow_symlinks, refuse=refuse)
     try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def read_json(path: str | Path) -> Any:
-    """Read a JSON state file; a damaged one raises ``CorruptStateError`` and is left as is."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise
-    except UnicodeDecodeError:
-        raise CorruptStateError(
-            f"{p}: not text (binary data); the file was left untouched — restore it or remove it"
-        ) from None
-    except OSError as e:
-        raise StoreError(f"{p}: cannot read: {e}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CorruptStateError(
-            f"{p}:{e.lineno}: not valid JSON ({e.msg}); the file was left untouched — "
-            "restore it from the event log or remove it"
-        ) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise refuse(f"not UTF-8 text (byte {e.start})") from None
+    if json_only or str(path).lower().endswith(".json"):
+        data, problem = decode_json(text, finite=True)
+        if problem is not None:
+            raise refuse(_where(problem))
+        return data
+    res = decode_yaml(text, lines=True, finite=True)
+    if res.problems:
+        raise refuse(_where(res.problems[0], res.lines))
+    return res.data
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -88,22 +112,15 @@ def validated(model: type[M], data: Any, path: str | Path) -> M:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "<root>"
-        raise CorruptStateError(f"{path}: {where}: {first['msg']}; the file was left untouched") from None
+        raise CorruptStateError(f"{path}: {where}: {first['msg']}; the file was left untouched — restore it "
+                                "from the event log or remove it") from None
+    except RecursionError:  # nesting no model needs
+        raise CorruptStateError(f"{path}: nested too deeply; the file was left untouched") from None
 
 
-def append_jsonl(path: str | Path, record: Any) -> None:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    line = (json.dumps(record, sort_keys=False, default=str) + "\n").encode()
-    with open(p, "a+b") as f:
-        # A crash mid-append can leave a torn line without its newline: start a new line.
-        if f.tell() > 0:
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                line = b"\n" + line
-        f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
+def append_jsonl(path: str | Path, record: Any, *, root: str | Path | None = None) -> None:
+    """Append one record; the log is private (0600) and never written through a link."""
+    append_bytes(path, (json_text(record) + "\n").encode("utf-8", errors="surrogateescape"), root=root)
 
 
 def _torn(lines: list[str], i: int) -> bool:
@@ -112,21 +129,24 @@ def _torn(lines: list[str], i: int) -> bool:
     return lines[i].lstrip().startswith("{") and not lines[i].rstrip().endswith("}")
 
 
-def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+def read_jsonl(path: str | Path, *, limit: int = MAX_LOG_BYTES,
+               root: str | Path | None = None) -> Iterator[dict[str, Any]]:
     """Records of a JSONL log. A torn last line (crash mid-append) is skipped."""
     p = Path(path)
-    if not p.exists():
+    try:
+        raw = read_bounded(p, limit=limit, root=root)
+    except FileNotFoundError:
         return
-    with open(p, encoding="utf-8", errors="replace") as f:
-        lines = f.readlines()
+    # Split on "\n" only, as the appender writes (str.splitlines would also split on \x0c, \u2028...).
+    parts = raw.decode("utf-8", errors="replace").split("\n")
+    lines = [s + "\n" for s in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
+        rec, problem = decode_json(line)
+        if problem is not None:
             if i == len(lines) - 1 or not line.endswith("\n") or _torn(lines, i):
                 continue  # a write torn by a crash; later appends start on a new line
-            raise CorruptStateError(f"{p}:{i + 1}: not a JSON line") from None
+            raise CorruptStateError(f"{p}:{i + 1}: not a JSON line ({problem.message}); {_KEEP}")
         if isinstance(rec, dict):
             yield rec

@@ -3,24 +3,30 @@
 Raw files only; the goal model and its migrations live in ``goalkeeper.convergence``.
 Another terminal asks a running loop to pause or abandon by dropping a request
 file next to the goal, because only the loop that holds the lock writes the goal.
+
+Every function checks the goal id against its pattern before it builds a path
+(an id is a name, never a path), and every file is opened without following a
+link below the home.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import CorruptStateError, NotFoundError
 from .atomic import append_jsonl, read_json, read_jsonl, write_json_atomic, write_text_atomic
 from .home import home, now_iso
+from .ids import check_id, existing_ids
 from .lock import FileLock
+from .safe import is_regular, read_bounded, remove_file
 
 __all__ = [
     "ControlRequest",
     "append_event",
     "clear_request",
+    "goal_exists",
     "goal_lock",
     "goal_path",
     "goals_dir",
@@ -40,61 +46,76 @@ def goals_dir(root: Path | None = None) -> Path:
 
 
 def goal_path(goal_id: str, root: Path | None = None) -> Path:
-    return goals_dir(root) / f"{goal_id}.json"
+    return goals_dir(root) / f"{check_id('goal', goal_id)}.json"
 
 
 def _side(goal_id: str, suffix: str, root: Path | None) -> Path:
-    return goals_dir(root) / f"{goal_id}.{suffix}"
+    return goals_dir(root) / f"{check_id('goal', goal_id)}.{suffix}"
+
+
+def _missing(goal_id: str, root: Path | None) -> NotFoundError:
+    return NotFoundError(f"no goal {goal_id!r} in {goals_dir(root)}; list them with `goalkeeper goal list`")
+
+
+def goal_exists(goal_id: str, root: Path | None = None) -> bool:
+    """A regular goal file exists (a link or a FIFO in its place does not count)."""
+    return is_regular(goal_path(goal_id, root), root or home())
 
 
 def read_goal_data(goal_id: str, root: Path | None = None) -> dict[str, Any]:
     p = goal_path(goal_id, root)
     try:
-        data = read_json(p)
+        data = read_json(p, root=root or home())
     except FileNotFoundError:
-        raise NotFoundError(f"no goal {goal_id!r} in {goals_dir(root)}; list them with `goalkeeper goal list`") from None
+        raise _missing(goal_id, root) from None
     if not isinstance(data, dict):
-        raise CorruptStateError(f"{p}: a goal file must hold a JSON object")
+        raise CorruptStateError(f"{p}: a goal file must hold a JSON object; the file was left untouched")
+    own = data.get("goalId", goal_id)
+    if own != goal_id:  # a planted or copied file: its id would steer later writes elsewhere
+        raise CorruptStateError(f"{p}: holds goalId {own!r}, not {goal_id!r}; the file was left untouched "
+                                "— rename it to match its goalId or remove it")
     return data
 
 
 def write_goal_data(goal_id: str, data: dict[str, Any], root: Path | None = None) -> Path:
     p = goal_path(goal_id, root)
-    write_json_atomic(p, data)
+    write_json_atomic(p, data, root=root or home())
     return p
 
 
 def list_goal_ids(root: Path | None = None) -> list[str]:
-    d = goals_dir(root)
-    if not d.exists():
-        return []
-    return sorted(p.name[: -len(".json")] for p in d.glob("goal-*.json") if p.name.count(".") == 1)
+    return sorted(existing_ids("goal", root))
 
 
 def append_event(goal_id: str, event: str, root: Path | None = None, **fields: Any) -> dict[str, Any]:
     record = {"ts": now_iso(), "goalId": goal_id, "event": event, **fields}
-    append_jsonl(_side(goal_id, "events.jsonl", root), record)
+    append_jsonl(_side(goal_id, "events.jsonl", root), record, root=root or home())
     return record
 
 
 def read_events(goal_id: str, root: Path | None = None) -> list[dict[str, Any]]:
-    return list(read_jsonl(_side(goal_id, "events.jsonl", root)))
+    return list(read_jsonl(_side(goal_id, "events.jsonl", root), root=root or home()))
 
 
 def goal_lock(goal_id: str, root: Path | None = None) -> FileLock:
-    return FileLock(_side(goal_id, "lock", root), what=f"goal {goal_id}")
+    """The goal's lock. The goal must exist: no lock file is created for an unknown id."""
+    if not goal_exists(goal_id, root):
+        raise _missing(goal_id, root)
+    return FileLock(_side(goal_id, "lock", root), what=f"goal {goal_id}", root=root or home())
 
 
 def request_control(goal_id: str, request: ControlRequest, root: Path | None = None) -> Path:
+    if not goal_exists(goal_id, root):
+        raise _missing(goal_id, root)
     p = _side(goal_id, "request", root)
-    write_text_atomic(p, request + "\n")
+    write_text_atomic(p, request + "\n", root=root or home())
     return p
 
 
 def read_request(goal_id: str, root: Path | None = None) -> ControlRequest | None:
     p = _side(goal_id, "request", root)
     try:
-        text = p.read_text(encoding="utf-8").strip()
+        text = read_bounded(p, limit=64, root=root or home()).decode("utf-8", errors="replace").strip()
     except FileNotFoundError:
         return None
     if text == "pause":
@@ -106,4 +127,4 @@ def read_request(goal_id: str, root: Path | None = None) -> ControlRequest | Non
 
 def clear_request(goal_id: str, root: Path | None = None) -> None:
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(_side(goal_id, "request", root))
+        remove_file(_side(goal_id, "request", root), root=root or home())

@@ -1,4 +1,9 @@
-"""One process per run or goal: an exclusive ``flock`` that dies with its holder."""
+"""One process per run or goal: an exclusive ``flock`` that dies with its holder.
+
+The lock file is private (0600), opened with ``O_NOFOLLOW`` (a planted link is
+refused, so taking a lock never truncates another file) and, under the home,
+through folders that are not links.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ..errors import LockedError
+from .safe import open_private
 
 __all__ = ["FileLock"]
 
@@ -15,26 +21,30 @@ __all__ = ["FileLock"]
 class FileLock:
     """Non-blocking exclusive lock on ``path``. The kernel drops it if the process dies."""
 
-    def __init__(self, path: str | Path, what: str = "this item") -> None:
+    def __init__(self, path: str | Path, what: str = "this item", *, root: str | Path | None = None) -> None:
         self.path = Path(path)
         self.what = what
+        self.root = root
         self._fd: int | None = None
 
     def acquire(self) -> FileLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_private(self.path, os.O_RDWR, root=self.root)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             try:
-                holder = os.read(fd, 64).decode(errors="replace").strip() or "another process"
+                raw = os.read(fd, 64).decode(errors="replace").strip()
+                holder = raw if raw.isdigit() else "another process"
             finally:
                 os.close(fd)
             raise LockedError(
                 f"{self.what} is already running (pid {holder}); wait for it to finish or stop it first"
             ) from None
+        except BaseException:
+            os.close(fd)
+            raise
         os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
         return self
 

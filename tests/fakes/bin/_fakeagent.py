@@ -3,7 +3,16 @@
 Driven by env vars: FAKE_AGENT_MODE (success | error | garbage), FAKE_AGENT_TEXT
 (the answer), FAKE_AGENT_COST, FAKE_AGENT_WRITE (file to create in cwd, unless
 the argv asks for read-only mode; FAKE_AGENT_WRITE_ANYWAY=1 ignores that, like
-a misbehaving CLI), FAKE_AGENT_LOG (JSON lines of argv + cwd are appended).
+a misbehaving CLI), FAKE_AGENT_LOG (JSON lines of argv, cwd and the prompt as
+the CLI parsed it are appended).
+
+Each fake parses its argv the way the real CLI's parser does (commander for
+claude, clap for codex and goose, yargs for gemini and opencode, argparse for
+aider): ``--`` ends options; a separate option value that starts with ``-`` is
+refused (or, for yargs' lenient run command, read as more flags); an unknown
+option is an error; codex reads its prompt from stdin when it is ``-`` and runs
+its ``resume`` subcommand when the first positional is ``resume``. A prompt that
+would not reach the real CLI intact exits 2 with the parser's kind of message.
 """
 
 from __future__ import annotations
@@ -26,12 +35,91 @@ def _emit(lines: list[object]) -> None:
         print(obj if isinstance(obj, str) else json.dumps(obj), flush=True)
 
 
+# prog -> (subcommand, options taking a value, variadic options, flags, prompt options, lenient)
+PARSERS: dict[str, tuple[str | None, set[str], set[str], set[str], set[str], bool]] = {
+    "claude": (None, {"--output-format", "--model", "--permission-mode", "--max-turns"},
+               {"--tools", "--disallowedTools", "--allowedTools"}, {"-p", "--print", "--verbose"}, set(), False),
+    "codex": ("exec", {"--sandbox", "--model", "-m", "-c", "--config", "-C", "--cd"}, {"--image", "-i"},
+              {"--json", "--full-auto", "--skip-git-repo-check"}, set(), False),
+    "gemini": (None, {"--output-format", "--approval-mode", "-m", "--model"}, set(), {"--yolo", "-y"},
+               {"-p", "--prompt"}, False),
+    "opencode": ("run", {"--format", "--model", "-m", "--agent", "-s", "--session"}, set(), {"-c", "--continue"},
+                 set(), True),
+    "aider": (None, {"--model"}, set(), {"--yes-always", "--no-pretty", "--no-stream", "--no-auto-commits"},
+              {"--message", "-m", "--msg"}, False),
+    "goose": ("run", {"--model", "--provider"}, set(), {"--no-session"}, {"-t", "--text"}, False),
+}
+
+
+def parse_prompt(prog: str, argv: list[str]) -> tuple[str | None, str | None]:
+    """(the prompt the real CLI would see, or None; the parser's error, or None)."""
+    sub, values, variadic, flags, prompt_opts, lenient = PARSERS[prog]
+    args = list(argv)
+    if sub is not None:
+        if not args or args[0] != sub:
+            return None, f"expected the {sub} subcommand"
+        args = args[1:]
+    positional: list[str] = []
+    prompt: str | None = None
+    after_dashes = False
+    first_before_dashes = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if after_dashes:
+            positional.append(a)
+            continue
+        if a == "--":
+            after_dashes = True
+            continue
+        if not a.startswith("-") or a == "-":
+            if first_before_dashes is None and not positional:
+                first_before_dashes = a
+            positional.append(a)
+            continue
+        name, eq, attached = a.partition("=")
+        if name in values or name in prompt_opts:
+            if eq:
+                value = attached
+            elif i < len(args) and not args[i].startswith("-"):
+                value = args[i]
+                i += 1
+            else:
+                return None, f"option {name} needs a value (a value starting with '-' reads as a flag)"
+            if name in prompt_opts:
+                prompt = value
+        elif name in variadic:
+            while i < len(args) and not args[i].startswith("-"):
+                i += 1
+        elif name in flags:
+            continue
+        elif lenient:  # yargs: an unknown option is an option, and it takes the next word as its value
+            if not eq and i < len(args) and not args[i].startswith("-"):
+                i += 1
+        else:
+            return None, f"unknown option '{name}'"
+    if prog == "codex" and first_before_dashes == "resume":
+        return None, "ran the resume subcommand instead of a new task"
+    if not prompt_opts:
+        prompt = " ".join(positional) if positional else None
+    if prog == "codex" and prompt == "-":
+        return None, "read the prompt from stdin (a prompt of '-')"
+    if not prompt:
+        return None, "no prompt given"
+    return prompt, None
+
+
 def main(prog: str) -> int:
     argv = sys.argv[1:]
+    prompt, error = parse_prompt(prog, argv)
     log = os.environ.get("FAKE_AGENT_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"prog": prog, "argv": argv, "cwd": os.getcwd()}) + "\n")
+            f.write(json.dumps({"prog": prog, "argv": argv, "cwd": os.getcwd(), "prompt": prompt}) + "\n")
+    if error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return 2
     mode = os.environ.get("FAKE_AGENT_MODE", "success")
     text = os.environ.get("FAKE_AGENT_TEXT", "Fixed the bug in app.py; tests pass.")
     cost = float(os.environ.get("FAKE_AGENT_COST", "0.0123"))

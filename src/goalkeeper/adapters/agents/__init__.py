@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigError
-from ...llm import parse_model_ref
+from ...llm import ORACLE_OPTIONS, Option, coerce_options, parse_model_ref
 from ..makers import Maker, register_maker
 from ._base import AgentCLI, AgentMaker, AgentOutput, build_prompt
 from .aider import Aider
@@ -43,10 +43,12 @@ __all__ = [
     "GenericCLI",
     "Goose",
     "OpenCode",
+    "AGENT_OPTIONS",
     "agent_maker",
     "agent_oracle_from_config",
     "build_prompt",
     "make_cli",
+    "oracle_option_values",
     "register_agent_makers",
 ]
 
@@ -59,15 +61,47 @@ AGENT_CLIS: dict[str, Callable[..., AgentCLI]] = {
     "goose": Goose,
     "agent": GenericCLI,
 }
+# maker.options / oracle.options of an agent CLI, with their types (text from the command
+# line is converted; "allow_advisory_readonly=false" is False, not a true-ish string).
+AGENT_OPTIONS: dict[str, Option] = {
+    "program": Option(str, help="path to the CLI executable"),
+    "permission_mode": Option(str, help="claude-code maker mode, e.g. acceptEdits"),
+    "approval_mode": Option(str, help="gemini maker mode, e.g. auto_edit"),
+    "output": Option(("text", "json", "jsonl"), help="generic agent: how to read its answer"),
+    "text_field": Option(str),
+    "cost_field": Option(str),
+    "error_field": Option(str),
+    "readonly_argv": Option(list, help="generic agent: argv template for the oracle"),
+    "name": Option(str),
+    "argv": Option(list, help="oracle: argv template (generic agent) or extra arguments"),
+    "allow_advisory_readonly": Option(bool, help="oracle: rely on the working-tree check alone"),
+}
 _CLI_OPTIONS = {"permission_mode", "approval_mode", "output", "text_field", "cost_field", "error_field",
                 "readonly_argv", "name"}
+
+
+def _typed(options: Mapping[str, Any] | None, where: str) -> dict[str, Any]:
+    return coerce_options(None, options or {}, table=AGENT_OPTIONS, where=where)
+
+
+def oracle_option_values(oracle_model: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``--oracle-option`` values typed for the oracle ``oracle_model`` names (an LLM provider's
+    declared options plus the LLM oracle's own, or an agent CLI's), or ``ConfigError``."""
+    ref = parse_model_ref(oracle_model)
+    if ref.provider == "agent":
+        return _typed(values, "--oracle-option")
+    if ref.provider is not None:
+        return coerce_options(ref.provider, values, extra=ORACLE_OPTIONS, where="--oracle-option")
+    if values:
+        raise ConfigError(f"--oracle-option: the {oracle_model} oracle takes no options")
+    return {}
 
 
 def make_cli(kind: str, options: Mapping[str, Any] | None = None, argv: list[str] | None = None) -> AgentCLI:
     factory = AGENT_CLIS.get(kind)
     if factory is None:
         raise ConfigError(f"unknown agent CLI {kind!r} (known: {', '.join(sorted(AGENT_CLIS))})")
-    opts = {k: v for k, v in (options or {}).items() if k in _CLI_OPTIONS}
+    opts = {k: v for k, v in _typed(options, f"options for {kind}").items() if k in _CLI_OPTIONS}
     try:
         return factory(argv or [], **opts) if kind == "agent" else factory(**opts)
     except TypeError as e:
@@ -77,9 +111,10 @@ def make_cli(kind: str, options: Mapping[str, Any] | None = None, argv: list[str
 def agent_maker(spec: MakerSpec) -> AgentMaker:
     """``MakerSpec`` -> :class:`AgentMaker`; for named CLIs ``argv`` holds extra arguments."""
     generic = spec.type == "agent"
-    cli = make_cli(spec.type, spec.options, spec.argv if generic else None)
+    options = _typed(spec.options, "maker.options")
+    cli = make_cli(spec.type, options, spec.argv if generic else None)
     return AgentMaker(cli, model=spec.model, extra_args=[] if generic else spec.argv, env=spec.env,
-                      program=spec.options.get("program"))
+                      program=options.get("program"))
 
 
 def agent_oracle_from_config(config: OracleConfig, *, maker: MakerSpec | None = None) -> AgentOracle:
@@ -87,7 +122,7 @@ def agent_oracle_from_config(config: OracleConfig, *, maker: MakerSpec | None = 
     ref = parse_model_ref(config.model)
     if ref.provider != "agent" or not ref.agent:
         raise ConfigError(f"oracle.model {config.model!r}: write it as agent:CLI[:MODEL], e.g. agent:codex")
-    opts: dict[str, Any] = dict(getattr(config, "options", None) or {})
+    opts: dict[str, Any] = _typed(getattr(config, "options", None), "oracle.options")
     cli = make_cli(ref.agent, opts, opts.get("argv"))
     agent = AgentMaker(cli, model=ref.model, program=opts.get("program"))
     return AgentOracle(agent, maker_model=maker.model if maker else None, maker_type=maker.type if maker else None,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,7 @@ from ...llm import PriceTable, Usage, extract_json
 from .._proc import ProcResult, Runner, run_argv
 from ..makers import MakerRequest, MakerResult
 
-__all__ = ["AgentCLI", "AgentMaker", "AgentOutput", "build_prompt", "json_lines", "last_lines"]
+__all__ = ["AgentCLI", "AgentMaker", "AgentOutput", "argv_text", "build_prompt", "json_lines", "last_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +89,21 @@ def number(value: object) -> float | None:
     return float(value) if value >= 0 else None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def argv_text(text: str) -> str:
+    """``text`` as an argv item can carry it: no NUL byte (the OS refuses it), no lone
+    surrogate (it cannot be encoded)."""
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
+
+
 def build_prompt(objective: str, hint: str | None, iteration: int) -> str:
     """Objective first; the judge's hint after it. One argv item, so no quoting issues."""
     text = objective.strip()
     if hint:
         text += f"\n\nFeedback from the previous iteration ({iteration - 1}):\n{hint.strip()}"
-    return text
+    return argv_text(text)
 
 
 class AgentCLI:
@@ -141,7 +151,7 @@ class AgentMaker:
         self.last_cost_known = True
 
     def command(self, prompt: str, *, read_only: bool = False) -> list[str]:
-        argv = self.cli.argv(prompt, model=self.model, read_only=read_only, extra=self.extra_args)
+        argv = self.cli.argv(argv_text(prompt), model=self.model, read_only=read_only, extra=self.extra_args)
         if self.program:
             argv[0] = self.program
         return argv

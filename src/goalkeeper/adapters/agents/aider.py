@@ -1,10 +1,12 @@
-"""Aider: ``aider --message PROMPT --yes-always --no-pretty --no-stream --no-auto-commits``.
+"""Aider: ``aider --message=PROMPT --yes-always --no-pretty --no-stream --no-auto-commits``.
 
 Output is text. The cost is read from aider's report line
 ``Tokens: 2.1k sent, 150 received. Cost: $0.01 message, $0.05 session.`` (the
 *message* cost, summed if several appear); no line means the cost is unknown.
 ``--no-auto-commits`` keeps the user's branch untouched (goalkeeper checkpoints
 to private refs). Aider has no read-only mode that blocks writes: it cannot be the oracle.
+The prompt is attached (``--message=TEXT``): argparse refuses a separate value that
+starts with ``-`` ("expected one argument").
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class Aider(AgentCLI):
     program = "aider"
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
-        argv = [self.program, "--message", prompt, "--yes-always", "--no-pretty", "--no-stream",
+        argv = [self.program, f"--message={prompt}", "--yes-always", "--no-pretty", "--no-stream",
                 "--no-auto-commits"]
         if model:
             argv += ["--model", model]

@@ -1,11 +1,13 @@
-"""Claude Code: ``claude -p PROMPT --output-format json``.
+"""Claude Code: ``claude -p --output-format json ... -- PROMPT``.
 
 Output: one JSON object ``{"type": "result", "subtype": "success" | "error_max_turns" |
 "error_during_execution", "is_error": bool, "result": str, "total_cost_usd": float,
 "session_id": str, "num_turns": int, "usage": {"input_tokens", "output_tokens", ...}}``.
 Maker mode accepts edits (``--permission-mode acceptEdits``); oracle mode is
 enforced read-only: ``--permission-mode plan``, only ``Read,Grep,Glob`` tools,
-and every writing tool disallowed.
+and every writing tool disallowed. The prompt comes last, after ``--`` (commander
+ends options there): an objective starting with ``-`` stays the prompt, and the
+variadic ``--disallowedTools`` cannot swallow it.
 """
 
 from __future__ import annotations
@@ -32,14 +34,14 @@ class ClaudeCode(AgentCLI):
         self.permission_mode = permission_mode
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
-        argv = [self.program, "-p", prompt, "--output-format", "json"]
+        argv = [self.program, "-p", "--output-format", "json"]
         if model:
             argv += ["--model", model]
         if read_only:
             argv += ["--permission-mode", "plan", "--tools", READONLY_TOOLS, "--disallowedTools", WRITE_TOOLS]
         else:
             argv += ["--permission-mode", self.permission_mode]
-        return argv + list(extra)
+        return [*argv, *extra, "--", prompt]
 
     def parse(self, res: ProcResult) -> AgentOutput:
         data = last_json_object(res.stdout)

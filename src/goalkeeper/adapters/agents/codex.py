@@ -1,4 +1,4 @@
-"""OpenAI Codex CLI: ``codex exec --json PROMPT``.
+"""OpenAI Codex CLI: ``codex exec --json ... -- PROMPT``.
 
 Output: JSON lines, e.g. ``{"type": "thread.started", "thread_id": ...}``,
 ``{"type": "item.completed", "item": {"type": "agent_message", "text": ...}}``,
@@ -7,12 +7,16 @@ Output: JSON lines, e.g. ``{"type": "thread.started", "thread_id": ...}``,
 ``{"type": "error", "message": ...}``. Codex reports tokens, not dollars: the
 cost comes from the price table when the model is known. Maker mode runs with
 ``--sandbox workspace-write``; oracle mode with ``--sandbox read-only`` (enforced).
+The prompt follows ``--`` (clap): one starting with ``-`` or equal to ``resume`` (a
+subcommand) stays the prompt. A prompt of exactly ``-`` would make codex read its
+stdin, so it is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...errors import ConfigError
 from ...llm import Usage
 from .._proc import ProcResult
 from ._base import AgentCLI, AgentOutput, json_lines
@@ -27,10 +31,13 @@ class Codex(AgentCLI):
     readonly_enforced = True
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
+        if prompt.strip() == "-":
+            raise ConfigError("an objective of '-' would make codex read its prompt from stdin; "
+                              "write the objective out")
         argv = [self.program, "exec", "--json", "--sandbox", "read-only" if read_only else "workspace-write"]
         if model:
             argv += ["--model", model]
-        return [*argv, *extra, prompt]
+        return [*argv, *extra, "--", prompt]
 
     def parse(self, res: ProcResult) -> AgentOutput:
         messages: list[str] = []

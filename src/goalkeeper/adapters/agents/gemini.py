@@ -1,4 +1,4 @@
-"""Gemini CLI: ``gemini -p PROMPT --output-format json``.
+"""Gemini CLI: ``gemini --prompt=PROMPT --output-format json``.
 
 Output: ``{"response": str, "stats": {"models": {NAME: {"tokens": {"prompt",
 "candidates", "total", ...}}}, ...}, "error": {"type", "message", "code"}?}``.
@@ -7,6 +7,9 @@ Maker mode: ``--approval-mode auto_edit``. Oracle mode: ``--approval-mode plan``
 which the CLI treats as read-only planning but goalkeeper cannot verify it
 blocks every write, so it is *advisory*: refused as oracle unless
 ``allow_advisory_readonly`` (the working-tree check then is the guarantee).
+The prompt is attached to its option (``--prompt=TEXT``): yargs would read a
+separate value starting with ``-`` as another flag ("Not enough arguments
+following: p"), and a positional prompt would start the interactive mode.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class Gemini(AgentCLI):
         self.approval_mode = approval_mode
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
-        argv = [self.program, "-p", prompt, "--output-format", "json",
+        argv = [self.program, f"--prompt={prompt}", "--output-format", "json",
                 "--approval-mode", "plan" if read_only else self.approval_mode]
         if model:
             argv += ["-m", model]

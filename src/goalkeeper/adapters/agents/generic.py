@@ -4,6 +4,8 @@
 ``text`` (summary = last lines), ``json`` (one object) or ``jsonl`` (the last
 object with ``text_field``). ``text_field`` and ``cost_field`` are dotted paths
 (``result``, ``usage.cost``). ``readonly_argv`` (optional) is used as the oracle.
+An unknown CLI may read a prompt starting with ``-`` as a flag: such a prompt is
+refused unless the template puts ``--`` right before ``{prompt}``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,12 @@ class GenericCLI(AgentCLI):
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
         tpl = self.readonly_template if read_only and self.readonly_template else self.template
+        if prompt.startswith("-"):
+            at = tpl.index("{prompt}") if "{prompt}" in tpl else -1
+            if at < 1 or tpl[at - 1] != "--":
+                raise ConfigError(
+                    f"the objective starts with '-', which {self.program} could read as a flag; put '--' "
+                    "before '{prompt}' in the agent's argv (if the CLI accepts it) or reword the objective")
         values = {"{prompt}": prompt, "{model}": model or ""}
         return [values.get(a, a) for a in tpl] + list(extra)
 

@@ -1,7 +1,8 @@
-"""Goose: ``goose run -t PROMPT --no-session``; text output, no cost reported.
+"""Goose: ``goose run --text=PROMPT --no-session``; text output, no cost reported.
 
 The summary is the last lines of the output; the cost is unknown (0, flagged).
-Goose has no enforced read-only mode: it cannot be the oracle.
+Goose has no enforced read-only mode: it cannot be the oracle. The prompt is
+attached (``--text=TEXT``): clap refuses a separate value that starts with ``-``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ class Goose(AgentCLI):
     program = "goose"
 
     def argv(self, prompt: str, *, model: str | None, read_only: bool, extra: Sequence[str] = ()) -> list[str]:
-        argv = [self.program, "run", "-t", prompt, "--no-session"]
+        argv = [self.program, "run", f"--text={prompt}", "--no-session"]
         if model:
             argv += ["--model", model]
         return argv + list(extra)

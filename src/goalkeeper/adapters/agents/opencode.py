@@ -1,11 +1,12 @@
-"""opencode: ``opencode run --format json PROMPT``.
+"""opencode: ``opencode run --format json ... -- PROMPT``.
 
 Output: JSON lines, one per event; the fields used are ``{"type": "text",
 "part": {"text": ...}}``, ``{"type": "step_finish", "part": {"cost": float,
 "tokens": {"input", "output", ...}}}`` and ``{"type": "error", "error": {...}}``.
 The cost is the sum of ``part.cost`` over steps. Oracle mode uses the built-in
 ``plan`` agent (``--agent plan``), whose read-only stance is configuration, not
-a sandbox: advisory.
+a sandbox: advisory. The prompt follows ``--``: opencode appends what comes after
+it to the message, where a leading ``-`` would otherwise be parsed as flags.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class OpenCode(AgentCLI):
             argv += ["--model", model]
         if read_only:
             argv += ["--agent", "plan"]
-        return [*argv, *extra, prompt]
+        return [*argv, *extra, "--", prompt]
 
     def parse(self, res: ProcResult) -> AgentOutput:
         texts: list[str] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 
 from ..task import Operator, Task
 
@@ -59,7 +60,14 @@ def register_heuristic(name: str) -> Callable[[HeuristicFactory], HeuristicFacto
 
 
 def get_heuristic(name: str) -> HeuristicFactory:
-    _load_builtins()
+    fn = HEURISTICS.get(name)
+    if fn is not None:
+        return fn
+    module = _BUILTIN.get(name)
+    if module is not None:  # import only the family asked for
+        import_module(f"{__name__}.{module}")
+    else:
+        _load_builtins()
     try:
         return HEURISTICS[name]
     except KeyError:
@@ -74,5 +82,10 @@ def heuristic_names() -> list[str]:
     return sorted(HEURISTICS)
 
 
+_BUILTIN = {"blind": "blind", "hmax": "hmax", "lmcut": "lmcut", "hadd": "additive",
+            "ff": "additive"}
+
+
 def _load_builtins() -> None:
-    from . import additive, blind, hmax, lmcut  # noqa: F401
+    for module in set(_BUILTIN.values()):
+        import_module(f"{__name__}.{module}")

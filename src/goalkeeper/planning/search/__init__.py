@@ -7,6 +7,7 @@ where ``init`` is a state bitset and ``exclude`` a set of operator indices to sk
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import Protocol
 
 from ..result import SearchLimits, SearchOutcome
@@ -39,7 +40,14 @@ def register_search(name: str) -> Callable[[SearchFn], SearchFn]:
 
 
 def get_search(name: str) -> SearchFn:
-    _load_builtins()
+    fn = SEARCHES.get(name)
+    if fn is not None:
+        return fn
+    module = _BUILTIN.get(name)
+    if module is not None:  # import only the search asked for: plan() pays for one
+        import_module(f"{__name__}.{module}")
+    else:
+        _load_builtins()
     try:
         return SEARCHES[name]
     except KeyError:
@@ -49,6 +57,10 @@ def get_search(name: str) -> SearchFn:
         raise PlanningError(f"unknown search {name!r}; choose one of: {known}") from None
 
 
+# Built-in searches register through the same hook as third-party ones, on first use.
+_BUILTIN = {"astar": "astar", "greedy": "greedy", "regression": "regression"}
+
+
 def _load_builtins() -> None:
-    # Built-in searches register through the same hook as third-party ones.
-    from . import astar, greedy, regression  # noqa: F401
+    for module in _BUILTIN.values():
+        import_module(f"{__name__}.{module}")

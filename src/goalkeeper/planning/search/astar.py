@@ -7,27 +7,23 @@ heap keyed by (f, h, newest first); expensive heuristics are evaluated only for
 states that are popped, with the parent's value minus the step cost as the
 provisional key (a lower bound on f along optimal paths, so optimality holds).
 
-LM-cut has its own loop (:func:`lmcut_steps`): successors inherit the parent's cuts
-that their operator is not part of, both as a provisional bound and as the starting
-point of their own LM-cut computation (one round instead of h rounds, typically).
-The default for non-trivial tasks races breadth-first search against it
-(:func:`race`) and drops the breadth-first side once its layer growth shows it
-cannot reach the plan length the A* side has proven.
+LM-cut has its own loop (``lmcut_astar``). Every search prunes with strong stubborn
+sets (``stubborn``), which keep optimality. The default for non-trivial tasks races
+breadth-first search against LM-cut A* (``race``). Breadth-first search, blind A*
+and LM-cut A* also exist in a compiled core (``core``) that returns the same plans;
+it is used when it was built, unless ``GOALKEEPER_PLANNER_CORE=python``.
 """
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from heapq import heappop, heappush
 
 from ..heuristics import INF, Heuristic, get_heuristic
-from ..heuristics.lmcut import Cut, lmcut_cuts
-from ..heuristics.relaxed import build_relaxed
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
-from . import register_search
+from . import register_search, stubborn
 from ._common import (
     NO_LIMITS,
     Clock,
@@ -37,9 +33,9 @@ from ._common import (
     plan_cost,
     prune_operators,
 )
-from .choose import choose_heuristic
+from .stubborn import CHECK_AFTER, Stubborn, worth_it
 
-__all__ = ["astar", "astar_with", "bfs", "race"]
+__all__ = ["astar", "astar_steps", "astar_with", "bfs", "bfs_steps", "drain"]
 
 Steps = Generator[None, None, SearchOutcome]
 
@@ -52,27 +48,44 @@ def astar(
     exclude: frozenset[int] = frozenset(),
     limits: SearchLimits = NO_LIMITS,
     heuristic: str | None = None,
+    core: str | None = None,
 ) -> SearchOutcome:
+    """Optimal A*; ``core`` picks "c" or "python" (default: ``core.default_core()``)."""
+    from .core import get_core
+
     pruned = prune_operators(task, init, exclude)
     if init & task.goal_forbid == 0:
         return SearchOutcome([], 0.0, 0, 0, True, heuristic or "blind")
     if not pruned.reachable:
         return SearchOutcome(None, INF, 0, 0, True, heuristic or "relaxed-unreachable")
     ops = pruned.ops
-    name = heuristic or choose_heuristic(task, init, ops)
+    impl = get_core(core, ops)
     uniform = len({o.cost for o in ops}) == 1 and ops[0].cost > 0
+    name = heuristic
+    if name is None:
+        name = _choose()(task, init, ops)
     if name == "race":
-        return race(task, init, ops, limits, uniform)
+        from .race import race
+
+        return race(task, init, ops, limits, uniform, impl)
     h = get_heuristic(name)(task, ops)
     if not h.admissible:
         from ...errors import PlanningError
 
         raise PlanningError(f"heuristic {name!r} is not admissible; astar needs one")
-    if name == "blind" and uniform:
-        return bfs(task, init, ops, limits)
+    if name == "blind":
+        if uniform:
+            return drain(impl.bfs_steps(task, init, ops, limits))
+        return drain(impl.blind_steps(task, init, ops, limits))
     if name == "lmcut":
-        return drain(lmcut_steps(task, init, ops, limits))
+        return drain(impl.lmcut_steps(task, init, ops, limits))
     return astar_with(task, init, ops, h, limits)
+
+
+def _choose() -> Callable[[Task, int, tuple[Operator, ...]], str]:
+    from .choose import choose_heuristic
+
+    return choose_heuristic
 
 
 def bfs(task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits) -> SearchOutcome:
@@ -103,7 +116,9 @@ def bfs_steps(
     parent: dict[int, tuple[int, int] | None] = {init: None}
     queue = deque([init])
     clock = Clock(limits)
-    expanded = 0
+    sss: Stubborn | None = None
+    start = stubborn.START
+    expanded = napp = nkept = 0
     pop = queue.popleft
     push = queue.append
     left = 1  # states of the current depth layer still to expand
@@ -119,21 +134,55 @@ def bfs_steps(
         expanded += 1
         if not expanded & 255:
             yield
+        if expanded == start:  # small searches end before pruning would pay
+            sss = Stubborn(task, ops)
+            napp = nkept = 0
+        if sss is None:  # the hot loop of small searches: no pruning, no counting
+            for key, group in groups:
+                if s & key:
+                    for forbid, keep, add, _c, idx in group:
+                        if not s & forbid:
+                            t = (s & keep) | add
+                            if t not in parent:
+                                parent[t] = (s, idx)
+                                if not t & gforbid:
+                                    plan = extract_plan(parent, t)
+                                    return SearchOutcome(
+                                        plan, plan_cost(task, plan), expanded,
+                                        len(parent) - 1, True, "blind",
+                                    )
+                                push(t)
+            continue
+        stub = sss.compute(s)
         for key, group in groups:
             if s & key:
                 for forbid, keep, add, _c, idx in group:
-                    if not s & forbid:
-                        t = (s & keep) | add
-                        if t not in parent:
-                            parent[t] = (s, idx)
-                            if not t & gforbid:
-                                plan = extract_plan(parent, t)
-                                return SearchOutcome(
-                                    plan, plan_cost(task, plan), expanded, len(parent) - 1,
-                                    True, "blind",
-                                )
-                            push(t)
+                    if s & forbid:
+                        continue
+                    napp += 1
+                    if not stub >> idx & 1:
+                        continue
+                    nkept += 1
+                    t = (s & keep) | add
+                    if t not in parent:
+                        parent[t] = (s, idx)
+                        if not t & gforbid:
+                            plan = extract_plan(parent, t)
+                            return SearchOutcome(
+                                plan, plan_cost(task, plan), expanded, len(parent) - 1,
+                                True, "blind",
+                            )
+                        push(t)
+        if expanded == CHECK_AFTER and sss is not None and not worth_it(napp, nkept):
+            sss = None
     return SearchOutcome(None, INF, expanded, len(parent) - 1, True, "blind")
+
+
+def blind_steps(
+    task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits
+) -> Steps:
+    """Blind A* (for non-uniform costs), stepwise."""
+    return astar_steps(task, init, ops, get_heuristic("blind")(task, ops), limits)
 
 
 def astar_with(
@@ -162,7 +211,9 @@ def astar_steps(
     # entries: (f, h, -seq, g, state); h < 0 marks "not evaluated yet" (lazy mode)
     heap: list[tuple[float, float, int, float, int]] = [(h0, h0, 0, 0.0, init)]
     clock = Clock(limits)
-    expanded = generated = 0
+    sss: Stubborn | None = None
+    start = stubborn.START
+    expanded = generated = napp = nkept = 0
     while heap:
         f, hs, _, g, s = heappop(heap)
         if g > gval[s]:
@@ -185,11 +236,21 @@ def astar_steps(
         expanded += 1
         if not expanded & every:
             yield
+        if expanded == start:  # small searches end before pruning would pay
+            sss = Stubborn(task, ops)
+            napp = nkept = 0
+        stub = -1 if sss is None else sss.compute(s)
+        counting = sss is not None
         for key, group in groups:
             if s & key:
                 for forbid, keep, add, c, idx in group:
                     if s & forbid:
                         continue
+                    if counting:
+                        napp += 1
+                        if not stub >> idx & 1:
+                            continue
+                        nkept += 1
                     t = (s & keep) | add
                     ng = g + c
                     old = gval.get(t)
@@ -211,202 +272,6 @@ def astar_steps(
                     if ht == INF:
                         continue
                     heappush(heap, (ng + ht, ht, seq, ng, t))
+        if expanded == CHECK_AFTER and sss is not None and not worth_it(napp, nkept):
+            sss = None
     return SearchOutcome(None, INF, expanded, generated, True, h.name)
-
-
-def lmcut_steps(
-    task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
-    incremental: bool = True, fbound: list[float] | None = None,
-) -> Steps:
-    """A* with LM-cut, evaluated lazily and incrementally from the parent's landmarks.
-
-    The cuts of an expanded state ``s`` are landmarks of every successor reached by an
-    operator outside them, so a successor is queued with ``h(s)`` minus the cost shares
-    of the cuts its operator belongs to (at least ``h(s) - cost``, the pathmax bound):
-    successors through operators in no cut keep ``f(s) + cost`` and are only evaluated
-    if the search ever gets to that f. When a successor is popped, LM-cut starts from
-    the inherited cuts and looks for further cuts on the residual cost function.
-    """
-    rx = build_relaxed(task, ops)
-    init_props = rx.init_props
-    base = rx.cost
-    groups = group_successors(ops)
-    gforbid = task.goal_forbid
-    cuts: dict[int, list[Cut]] = {}
-    residual: dict[int, list[float]] = {}  # cost function left over by a state's cuts
-
-    def evaluate(t: int, via: tuple[int, int] | None) -> float:
-        if not t & gforbid:
-            cuts[t] = []
-            return 0.0
-        if via is not None and incremental:
-            s, idx = via
-            cost = residual[s][:]
-            own: list[Cut] = []
-            for cut in cuts[s]:
-                if idx in cut[2]:
-                    m = cut[0]
-                    for o in cut[1]:
-                        cost[o] += m
-                else:
-                    own.append(cut)
-        else:
-            cost = base[:]
-            own = []
-        hv = lmcut_cuts(rx, init_props(t), cost, own)
-        if hv == INF:
-            return INF
-        cuts[t] = own
-        residual[t] = cost
-        return sum([c[0] for c in own])
-
-    h0 = evaluate(init, None)
-    if h0 == INF:
-        return SearchOutcome(None, INF, 0, 0, True, "lmcut")
-    gval: dict[int, float] = {init: 0.0}
-    hval: dict[int, float] = {init: h0}
-    parent: dict[int, tuple[int, int] | None] = {init: None}
-    seq = 0
-    # entries: (f, h, -seq, g, state, evaluated)
-    heap: list[tuple[float, float, int, float, int, bool]] = [(h0, h0, 0, 0.0, init, True)]
-    clock = Clock(limits)
-    expanded = generated = 0
-    while heap:
-        f, hs, q, g, s, ev = heappop(heap)
-        if g > gval[s]:
-            continue
-        if fbound is not None:
-            fbound[0] = f
-        if not ev:
-            hv = hval.get(s)
-            if hv is None:
-                hv = evaluate(s, parent[s])
-                if hv < hs:
-                    hv = hs
-                hval[s] = hv
-            if hv == INF:
-                continue
-            if g + hv > f:
-                heappush(heap, (g + hv, hv, q, g, s, True))
-                continue
-            hs = hv
-        if not s & gforbid:
-            plan = extract_plan(parent, s)
-            return SearchOutcome(plan, g, expanded, generated, True, "lmcut")
-        if clock.out(expanded):
-            return SearchOutcome(None, INF, expanded, generated, False, "lmcut")
-        expanded += 1
-        if not expanded & 3:
-            yield
-        own = cuts.get(s)
-        if own is None:  # reached again after its cuts were computed for another path
-            hval.pop(s, None)
-            hv = evaluate(s, parent[s])
-            own = cuts[s]
-        hsum = 0.0
-        drop: dict[int, float] = {}
-        for m, _rx, orig in own:
-            hsum += m
-            for k in orig:
-                drop[k] = drop.get(k, 0.0) + m
-        for key, group in groups:
-            if s & key:
-                for forbid, keep, add, c, idx in group:
-                    if s & forbid:
-                        continue
-                    t = (s & keep) | add
-                    ng = g + c
-                    old = gval.get(t)
-                    if old is not None and old <= ng:
-                        continue
-                    gval[t] = ng
-                    parent[t] = (s, idx)
-                    generated += 1
-                    seq -= 1
-                    lb = hsum - drop.get(idx, 0.0)
-                    if hs - c > lb:
-                        lb = hs - c
-                    if lb < 0.0:
-                        lb = 0.0
-                    ht = hval.get(t)
-                    if ht is None:
-                        heappush(heap, (ng + lb, lb, seq, ng, t, False))
-                        continue
-                    if ht == INF:
-                        continue
-                    if lb > ht:
-                        ht = hval[t] = lb
-                    heappush(heap, (ng + ht, ht, seq, ng, t, True))
-    return SearchOutcome(None, INF, expanded, generated, True, "lmcut")
-
-
-WINDOW = 4
-GROWTH = 20.0
-MIN_BUDGET = 50000.0
-
-
-def race(
-    task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits, uniform: bool
-) -> SearchOutcome:
-    """Run blind search and LM-cut A* side by side, always advancing the one that has
-    used less time, and return whichever finishes first (both are optimal).
-
-    Neither heuristic wins everywhere: blind search expands 10-1000x more states but
-    each costs about 1/300 of an LM-cut evaluation. Racing costs at most twice the
-    better of the two, without having to predict which one that is.
-    """
-    blind = get_heuristic("blind")(task, ops)
-    layers: list[int] = []
-    fbound = [0.0]
-    first = (
-        bfs_steps(task, init, ops, limits, layers) if uniform
-        else astar_steps(task, init, ops, blind, limits)
-    )
-    second = lmcut_steps(task, init, ops, limits, fbound=fbound)
-    step = ops[0].cost
-    gens = [first, second]
-    used = [0.0, 0.0]
-    clock = time.perf_counter
-    seen = 0
-    alive = [True, True]
-    while True:
-        i = 0 if (used[0] <= used[1] and alive[0]) or not alive[1] else 1
-        t0 = clock()
-        try:
-            next(gens[i])
-        except StopIteration as stop:
-            out: SearchOutcome = stop.value
-            if out.exhausted or not alive[1 - i]:
-                out.heuristic = f"{out.heuristic} (race)"
-                return out
-            alive[i] = False  # hit a limit: let the other one use what is left
-        finally:
-            used[i] += clock() - t0
-        if i == 0 and len(layers) > seen and alive[1]:
-            seen = len(layers)
-            if blind_hopeless(layers, fbound[0] / step):
-                alive[0] = False
-                gens[0].close()
-
-
-def blind_hopeless(layers: list[int], depth: float, window: int = WINDOW) -> bool:
-    """Whether breadth-first search is losing the race: its layers grew by at least 20%
-    each over the last ``window`` layers (no sign of the state space closing in, as
-    gripper-like tasks show early on) and that growth, continued up to ``depth`` (a
-    lower bound on the plan length from the A* racing it), needs over ``GROWTH`` times
-    the states seen so far (and at least ``MIN_BUDGET``)."""
-    if len(layers) <= window:
-        return False
-    budget = max(GROWTH * sum(layers), MIN_BUDGET)
-    recent = layers[-window - 1:]
-    if any(b < 1.2 * a for a, b in zip(recent, recent[1:], strict=False)):
-        return False
-    r = (recent[-1] / recent[0]) ** (1.0 / window)
-    total = 0.0
-    size = float(layers[-1])
-    for _ in range(int(depth) - len(layers) + 1):
-        size *= r
-        total += size
-        if total > budget:
-            return True
-    return False

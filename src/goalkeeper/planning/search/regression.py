@@ -1,5 +1,11 @@
 """Optimal backward search (regression from the goal), what GOAP users expect.
 
+Meant for small GOAP specs (tens of actions), where it is as fast as forward A*. It
+has no mutex reasoning, so on larger tasks it regresses through goal sets no state can
+reach (e.g. a block both held and on the table) and can take minutes where ``astar``
+takes milliseconds; above ``WARN_OPERATORS`` relevant operators it says so with a
+``RuntimeWarning``. Prefer ``astar`` there.
+
 A regression state is an "allowed" mask G: for each variable the values it may still
 hold (all of them when unconstrained). ``init`` satisfies G iff ``init & ~G == 0``.
 An operator is relevant when it writes a variable G constrains and consistent when
@@ -12,6 +18,7 @@ admissible and consistent, and costs one dict lookup per constrained variable.
 
 from __future__ import annotations
 
+import warnings
 from heapq import heappop, heappush
 
 from ..heuristics import INF
@@ -22,7 +29,9 @@ from ..task import Task
 from . import register_search
 from ._common import NO_LIMITS, Clock, extract_plan, prune_operators
 
-__all__ = ["regression"]
+__all__ = ["WARN_OPERATORS", "regression"]
+
+WARN_OPERATORS = 200
 
 
 @register_search("regression")
@@ -47,6 +56,12 @@ def regression(
     if not pruned.reachable:
         return SearchOutcome(None, INF, 0, 0, True, name)
     ops = pruned.ops
+    if len(ops) > WARN_OPERATORS:
+        warnings.warn(
+            f"regression search is meant for small GOAP specs; this task has {len(ops)} "
+            "relevant operators, where it can take minutes: use search='astar'",
+            RuntimeWarning, stacklevel=2,
+        )
     var_masks = task.var_masks
     rops = []
     for o in ops:
