@@ -458,7 +458,7 @@ class GoalLoop:
             return self._void(goal, ws, rec, "files were touched between the maker and the checks",
                               touched(after_maker, pre))
         with self._alive():
-            run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
+            run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"), tree=pre)
         for i, text in enumerate(run.outputs):
             with contextlib.suppress(OSError):
                 write_log(goal.goal_id, rec.iteration, "checks", text, self.root, index=i + 1)

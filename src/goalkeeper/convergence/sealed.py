@@ -80,6 +80,10 @@ class SealedCommand:
     coverage_python: str | None = None
     ruff_json: bool = False
 
+    @property
+    def side_channel(self) -> str | None:
+        return "GOALKEEPER_PROBE_FD" if self.probe is not None else None
+
 
 def _install_helpers(private: Path) -> Path:
     """Fresh copies of the bootstrap and probe for this check (nothing earlier can have touched them)."""
@@ -175,13 +179,51 @@ def _final(reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return out
 
 
-def read_probe(path: Path) -> Outcomes | None:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(64 << 20)
-        data = json.loads(raw)
-    except (OSError, ValueError):
-        return None
+def _from_stream(side: bytes) -> dict[str, Any] | None:
+    """The probe's streamed records as its report; None without a finish record (it was cut)."""
+    data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "tampered": [],
+                            "failures": {}, "exitstatus": None}
+    finished = False
+    for line in side.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(r, dict):
+            continue
+        k = r.get("k")
+        if k == "collected" and isinstance(r.get("ids"), list):
+            data["collected"] = list(dict.fromkeys([*data["collected"], *map(str, r["ids"])]))
+        elif k == "report":
+            data["reports"].append(r)
+        elif k == "deselected" and isinstance(r.get("ids"), list):
+            data["deselected"] += r["ids"]
+        elif k == "collecterror":
+            data["collectErrors"].append(str(r.get("id")))
+        elif k == "tampered":
+            data["tampered"].append(str(r.get("what")))
+        elif k == "failure":
+            data["failures"][str(r.get("id"))] = {"message": r.get("message"), "frames": r.get("frames", [])}
+        elif k == "finish":
+            finished = True
+            data["exitstatus"] = r.get("exitstatus")
+    return data if finished else None
+
+
+def read_probe(path: Path, side: bytes | None = None) -> Outcomes | None:
+    """The probe's outcomes. With ``side`` (the stream) the stream is the truth: a report file
+    rewritten after the fact, or a stream cut short, proves nothing."""
+    if side is not None:
+        data = _from_stream(side)
+        if data is None:
+            return None
+    else:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(64 << 20)
+            data = json.loads(raw)
+        except (OSError, ValueError):
+            return None
     if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
         return None
     by_id = _final([r for r in data["reports"] if isinstance(r, dict)])
@@ -269,7 +311,7 @@ def collect(cmd: SealedCommand, res: ProcResult) -> dict[str, Any]:
     """The structured part of a check's result (probe outcomes, ruff findings), for the verdict."""
     out: dict[str, Any] = {"sealed": cmd.sealed, "tool": cmd.tool}
     if cmd.probe is not None:
-        got = read_probe(cmd.probe)
+        got = read_probe(cmd.probe, res.side)
         out["outcomes"] = got.dump() if got else None
     if cmd.ruff_json:
         out["ruff"] = ruff_findings(res.stdout)
