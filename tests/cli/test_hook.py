@@ -137,6 +137,10 @@ def test_session_end_repairs_a_half_written_goal_and_charges_the_hosts_time(
     gid = new_host_goal(ws)
     _stop(ws)
     before = _status(gid, ws)["elapsedSeconds"]
+    assert _hook("session-end", hook_input("SessionEnd", ws), ws) is None
+    ended = [e for e in _events(goalkeeper_home, gid) if e["event"] == "host.session_ended"]
+    assert len(ended) == 1 and not ended[0]["repaired"] and ended[0]["chargedSeconds"] >= 0
+    assert _status(gid, ws)["elapsedSeconds"] >= before + ended[0]["chargedSeconds"] - 0.01
     path = goalkeeper_home / "goals" / f"{gid}.json"
     data = json.loads(path.read_text())
     data["objective"] = "something else"  # a write that did not come from goalkeeper
@@ -146,8 +150,7 @@ def test_session_end_repairs_a_half_written_goal_and_charges_the_hosts_time(
     status = _status(gid, ws)
     assert status["objective"] == "make the tests pass" and status["state"] == "active"
     ended = [e for e in _events(goalkeeper_home, gid) if e["event"] == "host.session_ended"]
-    assert len(ended) == 1 and ended[0]["session"] == "sess-1" and ended[0]["repaired"]
-    assert status["elapsedSeconds"] >= before + ended[0]["chargedSeconds"] - 0.01
+    assert len(ended) == 2 and ended[1]["session"] == "sess-1" and ended[1]["repaired"]
     assert os.stat(path).st_mode & 0o777 == 0o600  # still goalkeeper's private, signed file
 
 
