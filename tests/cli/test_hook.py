@@ -71,6 +71,14 @@ def test_goalkeepers_budget_ends_the_loop_not_claude_codes_cap(tmp_path: Path, g
     assert (goalkeeper_home / "triage" / f"{tid}.json").is_file()
 
 
+def test_a_host_goal_nothing_would_bound_is_refused_when_made(tmp_path: Path) -> None:
+    """So every Stop loop ends by goalkeeper's budget; stop_hook_active only guards goals made before."""
+    ws = project(tmp_path)
+    res = gk("goal", "new", "x", "--maker-type", "host", "--until", "true", "--workspace", str(ws),
+             "--max-iterations", "none", "--max-duration", "none", cwd=ws)
+    assert res.returncode == 1 and "set maxIterations or maxDuration" in res.stderr and "Traceback" not in res.stderr
+
+
 def test_a_host_that_edits_the_tests_is_rejected_then_escalated_for_tampering(tmp_path: Path) -> None:
     ws = project(tmp_path)
     gid = new_host_goal(ws, "--max-iterations", "6")

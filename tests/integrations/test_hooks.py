@@ -16,6 +16,7 @@ from goalkeeper.integrations.hooks import (
     MAX_INPUT,
     CheckOutcome,
     bound_to,
+    bounded,
     handle_hook,
     in_workspace,
     parse_input,
@@ -129,6 +130,27 @@ def test_one_goal_not_done_blocks_even_when_another_escalated_or_failed_to_check
     assert reply.output is not None and reply.output["decision"] == "block"
     assert "goal-dddddddd" in reply.output["reason"] and "goal-aaaaaaaa" not in reply.output["reason"]
     assert "tri-cccccccc" in reply.output["systemMessage"] and "already running" in reply.output["systemMessage"]
+
+
+def test_stop_hook_active_lets_only_an_unbounded_goal_stop() -> None:
+    def reply(active: bool, is_bounded: bool) -> dict[str, Any] | None:
+        return stop_reply([CheckOutcome("goal-aaaaaaaa", "o", _verdict("active", failing=["pytest: 1 failed"]),
+                                        bounded=is_bounded)], stop_hook_active=active).output
+
+    for active, is_bounded in ((False, True), (True, True), (False, False)):
+        out = reply(active, is_bounded)
+        assert out is not None and out["decision"] == "block"  # the budget ends the loop, not Claude Code's cap
+    out = reply(True, False)
+    assert out is not None and "decision" not in out
+    assert "no budget" in out["systemMessage"] and "--max-iterations" in out["systemMessage"]
+
+
+def test_a_goal_is_bounded_by_any_limit(tmp_path: Path) -> None:
+    g = _goal(tmp_path)
+    for its, dur, dollars, want in ((15, "2h", None, True), (None, "2h", None, True), (3, None, None, True),
+                                    (None, None, 1.0, True), (None, None, None, False)):
+        g.budget.max_iterations, g.budget.max_duration, g.budget.max_dollars = its, dur, dollars
+        assert bounded(g) is want
 
 
 def test_stop_with_nothing_bound_says_nothing() -> None:

@@ -11,6 +11,13 @@ reads the command's exit code and stdout:
 * SessionStart: ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
   "additionalContext": ...}}`` adds the text to the session's context.
 
+Loop protection: every block costs the goal one iteration of its budget, so
+goalkeeper's budget (not only Claude Code's cap on consecutive blocks) ends
+the loop: the check that spends the last iteration escalates and lets the
+session stop. A goal with no budget at all (``goal new`` refuses one; older
+goals may have it) has nothing to end the loop, so when ``stop_hook_active`` says this stop already follows
+a block, the hook lets the agent stop and tells the user how to bound it.
+
 Every hook exits 0 and never blocks on its own failure: a broken input or an
 internal error lets the session stop, with a message saying why. Deciding
 (:func:`stop_reply`, :func:`start_reply`) is pure; :func:`handle_hook` is the
@@ -37,6 +44,7 @@ __all__ = [
     "HookInput",
     "HookReply",
     "bound_to",
+    "bounded",
     "handle_hook",
     "in_workspace",
     "parse_input",
@@ -82,6 +90,7 @@ class CheckOutcome:
     objective: str
     verdict: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    bounded: bool = True  # an iteration or time budget ends the Stop loop
 
 
 def _text(value: object) -> str | None:
@@ -156,8 +165,20 @@ def _not_done(o: CheckOutcome) -> str:
     return "\n".join(lines)
 
 
-def stop_reply(outcomes: Sequence[CheckOutcome], notes: Sequence[str] = ()) -> HookReply:
-    """Block while a bound goal is active after its check; otherwise allow, telling the user what happened."""
+def bounded(goal: Any) -> bool:
+    """The goal's own budget ends a Stop loop. ``goal new`` refuses a goal nothing bounds (a dollars-only
+    budget counts only where checks cost money), so this guards goals made before that rule."""
+    b = goal.budget
+    return b.max_iterations is not None or b.max_duration is not None or b.max_dollars is not None
+
+
+def stop_reply(outcomes: Sequence[CheckOutcome], notes: Sequence[str] = (),
+               stop_hook_active: bool = False) -> HookReply:
+    """Block while a bound goal is active after its check; otherwise allow, telling the user what happened.
+
+    ``stop_hook_active`` (this stop follows a block) lets an unbounded goal's
+    session stop: without a budget nothing else would end the loop.
+    """
     reasons: list[str] = []
     notes = list(notes)
     for o in outcomes:
@@ -165,6 +186,10 @@ def stop_reply(outcomes: Sequence[CheckOutcome], notes: Sequence[str] = ()) -> H
         state = v.get("state")
         if o.error is not None:
             notes.append(f"goalkeeper could not check goal {o.goal_id}: {o.error}; not blocking the stop")
+        elif state == "active" and stop_hook_active and not o.bounded:
+            notes.append(f"goalkeeper: goal {o.goal_id} is not done, but it has no budget, so "
+                         "goalkeeper does not hold the session in a Stop loop; judge it with `goalkeeper goal check "
+                         f"{o.goal_id}`, or make goals with a budget (`goal new ... --max-iterations 15`)")
         elif state == "active":
             reasons.append(_not_done(o))
         elif state == "converged":
@@ -271,10 +296,11 @@ def _stop(inp: HookInput, cwd: Path) -> HookReply:
         if not bound_to(g, cwd, inp.session_id):
             continue
         try:
-            outcomes.append(CheckOutcome(g.goal_id, g.objective, check_verdict(check_goal(g.goal_id))))
+            checked = check_goal(g.goal_id)
+            outcomes.append(CheckOutcome(g.goal_id, g.objective, check_verdict(checked), bounded=bounded(checked)))
         except Exception as e:  # one goal that cannot be judged must not trap the session
             outcomes.append(CheckOutcome(g.goal_id, g.objective, error=describe(e)))
-    return stop_reply(outcomes, notes)
+    return stop_reply(outcomes, notes, stop_hook_active=inp.stop_hook_active)
 
 
 def _session_boundary(inp: HookInput, cwd: Path, ending: bool) -> list[str]:
