@@ -25,8 +25,9 @@ def _hooks(plugin: Path) -> dict[str, str]:
 class ClaudeCode:
     """What Claude Code does with the plugin: run its hook commands through a shell, JSON in and out."""
 
-    def __init__(self, plugin: Path, project_dir: Path, session: str) -> None:
-        self.commands = _hooks(plugin)
+    def __init__(self, plugin: Path, project_dir: Path, session: str,
+                 commands: dict[str, str] | None = None) -> None:
+        self.commands = commands or _hooks(plugin)
         self.plugin, self.project, self.session = plugin, project_dir, session
         self.stop_hook_active = False
 
@@ -45,12 +46,13 @@ class ClaudeCode:
         return out
 
 
-def _mcp_goal_new(plugin: Path, project_dir: Path, args: dict[str, Any]) -> dict[str, Any]:
+def _mcp_goal_new(plugin: Path, project_dir: Path, args: dict[str, Any],
+                  server: dict[str, Any] | None = None) -> dict[str, Any]:
     """The agent's `/goal`: call goal_new on the server the plugin's .mcp.json starts."""
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    server = json.loads((plugin / ".mcp.json").read_text())["goalkeeper"]
+    server = server or json.loads((plugin / ".mcp.json").read_text())["goalkeeper"]
     env = {k: os.environ[k] for k in ("GOALKEEPER_HOME", "GOALKEEPER_KEYS", "PATH") if k in os.environ}
     env["CLAUDE_PROJECT_DIR"] = str(project_dir)  # as Claude Code starts a plugin's MCP server
     params = StdioServerParameters(command=server["command"], args=server["args"], env=env, cwd=str(plugin))
@@ -128,3 +130,37 @@ def test_integrate_codex_writes_the_skill_and_merges_the_config(tmp_path: Path) 
     broken.write_text("= nope")
     fail = gk("integrate", "codex", "--codex-config", str(broken), cwd=tmp_path)
     assert fail.returncode == 1 and "not valid TOML" in fail.stderr and "Traceback" not in fail.stderr
+
+
+def test_integrate_into_a_project_keeps_its_settings_and_its_stop_hook_blocks_until_the_tests_pass(
+        tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    ws = project(tmp_path)
+    (ws / ".claude").mkdir()
+    user = {"permissions": {"allow": ["Bash(make:*)"]}, "model": "opus",
+            "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (ws / ".claude" / "settings.json").write_text(json.dumps(user))
+    res = gk("integrate", "claude-code", "--project", str(ws), cwd=ws)
+    assert res.returncode == 0, res.stderr
+    assert "updated" in res.stdout and "written" in res.stdout
+    settings = json.loads((ws / ".claude" / "settings.json").read_text())
+    assert settings["permissions"] == user["permissions"] and settings["model"] == "opus"
+    assert settings["hooks"]["Stop"][0] == user["hooks"]["Stop"][0]
+    commands = {event: groups[-1]["hooks"][0]["command"] for event, groups in settings["hooks"].items()}
+    server = json.loads((ws / ".mcp.json").read_text())["mcpServers"]["goalkeeper"]
+    claude = ClaudeCode(ws, ws, session="project-session", commands=commands)
+    goal = _mcp_goal_new(ws, ws, {"objective": "make the tests pass", "until": [PYTEST],
+                                  "session": claude.session}, server=server)
+    ctx = claude.hook("SessionStart", source="resume")
+    assert ctx is not None and goal["goalId"] in ctx["hookSpecificOutput"]["additionalContext"]
+    first = claude.try_to_stop()
+    assert first is not None and first["decision"] == "block" and "test_add" in first["reason"]
+    (ws / "app.py").write_text(APP_FIX)
+    second = claude.try_to_stop()
+    assert second is not None and "decision" not in second and "converged" in second["systemMessage"]
+    again = json.loads(gk("integrate", "claude-code", "--project", str(ws), "--json", cwd=ws).stdout)
+    assert {c["action"] for c in again["changes"]} == {"unchanged"}
+    (ws / ".mcp.json").write_text('{"mcpServers": ')
+    broken = gk("integrate", "claude-code", "--project", str(ws), cwd=ws)
+    assert broken.returncode == 1 and ".mcp.json:1:" in broken.stderr and "left untouched" in broken.stderr
+    assert "Traceback" not in broken.stderr and (ws / ".mcp.json").read_text() == '{"mcpServers": '

@@ -2,7 +2,9 @@
 
 ``claude-code`` writes a plugin (manifest, /goal /goal-status /triage /heartbeat
 commands, Stop/SessionStart/SessionEnd hooks, the MCP server); load it with
-``claude --plugin-dir DIR``. ``codex`` writes a skill folder and the
+``claude --plugin-dir DIR``; with ``--project DIR`` it merges the same hooks, MCP
+server and commands into that project's ``.claude/settings.json``, ``.mcp.json``
+and ``.claude/commands/`` instead, keeping everything the user has there. ``codex`` writes a skill folder and the
 ``[mcp_servers.goalkeeper]`` table for Codex's ``config.toml``.
 """
 
@@ -44,14 +46,23 @@ def command() -> None:
 @command.command("claude-code")
 @click.option("--dir", "out_dir", type=click.Path(file_okay=False), default="goalkeeper-claude-plugin",
               show_default=True, help="Plugin folder to write (created; goalkeeper's files in it are replaced).")
+@click.option("--project", "project", type=click.Path(file_okay=False), metavar="DIR",
+              help="Instead of a plugin, merge the hooks, the MCP server and the commands into this project's "
+                   ".claude/settings.json, .mcp.json and .claude/commands/ (your settings are kept; rerunning "
+                   "changes nothing).")
 @_LAUNCHER
 @click.option("--stop-timeout", type=click.IntRange(min=10), default=900, show_default=True,
               help="Seconds Claude Code lets the Stop hook run (it runs the project's checks).")
 @click.option("--json", "as_json", is_flag=True, help="Print the files written as one JSON object.")
 @handle_errors
-def claude_code_cmd(out_dir: str, launcher: str | None, stop_timeout: int, as_json: bool) -> None:
+def claude_code_cmd(out_dir: str, project: str | None, launcher: str | None, stop_timeout: int,
+                    as_json: bool) -> None:
     """A Claude Code plugin: /goal and friends, a Stop hook that blocks until the checks pass, the MCP server."""
     from ..integrations.claude_plugin import write_claude_plugin
+
+    if project is not None:
+        _project(project, _launcher(launcher), stop_timeout, as_json)
+        return
 
     written = write_claude_plugin(out_dir, _launcher(launcher), stop_timeout)
     if as_json:
@@ -62,6 +73,19 @@ def claude_code_cmd(out_dir: str, launcher: str | None, stop_timeout: int, as_js
     out_console.print(f"Claude Code plugin in {_esc(out_dir)}: start Claude Code with "
                       f"`claude --plugin-dir {_esc(shlex.quote(out_dir))}`, then `/goal make the tests pass`. "
                       "See docs/agents.md.")
+
+
+def _project(project: str, argv: list[str] | None, stop_timeout: int, as_json: bool) -> None:
+    from ..integrations.claude_project import write_claude_project
+
+    changes = write_claude_project(project, argv, stop_timeout)
+    if as_json:
+        echo_json({"target": "claude-code", "project": project, "changes": [c.to_dict() for c in changes]})
+        return
+    for c in changes:
+        out_console.print(f"  {c.action:<9} {_esc(c.path)}" + (f"  ({_esc(c.detail)})" if c.detail else ""))
+    out_console.print(f"goalkeeper is wired into {_esc(project)}: start `claude` there (approve the goalkeeper MCP "
+                      "server if asked), then `/goal make the tests pass`. See docs/agents.md.")
 
 
 @command.command("codex")

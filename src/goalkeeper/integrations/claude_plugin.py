@@ -17,11 +17,23 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..store.atomic import USER_FILE, write_text_atomic
 
-__all__ = ["PLUGIN_NAME", "default_launcher", "plugin_files", "write_claude_plugin"]
+__all__ = [
+    "MARK",
+    "PLUGIN_NAME",
+    "PROJECT_TOOLS",
+    "command_files",
+    "default_launcher",
+    "hook_command",
+    "hook_table",
+    "mcp_server_entry",
+    "plugin_files",
+    "write_claude_plugin",
+]
 
 PLUGIN_NAME = "goalkeeper"
 SERVER_NAME = "goalkeeper"
@@ -33,13 +45,13 @@ def default_launcher() -> list[str]:
     return [sys.executable, "-m", "goalkeeper"]
 
 
-def _tool(name: str) -> str:
-    # Claude Code names a plugin's MCP tools mcp__plugin_<plugin>_<server>__<tool>
-    return f"mcp__plugin_{PLUGIN_NAME}_{SERVER_NAME}__{name}"
+PLUGIN_TOOLS = f"mcp__plugin_{PLUGIN_NAME}_{SERVER_NAME}__"  # how Claude Code names a plugin's MCP tools
+PROJECT_TOOLS = f"mcp__{SERVER_NAME}__"  # ... and those of a project's .mcp.json server
+MARK = "# written by `goalkeeper integrate`; rerun it to update, or delete this line to keep your edits"
 
 
 def _front(description: str, hint: str | None, tools: Sequence[str]) -> str:
-    lines = ["---", f"description: {json.dumps(description)}"]
+    lines = ["---", MARK, f"description: {json.dumps(description)}"]
     if hint:
         lines.append(f"argument-hint: {json.dumps(hint)}")
     if tools:
@@ -54,9 +66,9 @@ _RULES = (
 )
 
 
-def _goal_md(cli: str) -> str:
+def _goal_md(cli: str, tools: str) -> str:
     return _front("Start a goalkeeper goal: the session may stop only once its checks pass",
-                  "OBJECTIVE [--until CMD]...", [_tool("goal_new"), _tool("goal_status")]) + f"""
+                  "OBJECTIVE [--until CMD]...", [tools + "goal_new", tools + "goal_status"]) + f"""
 Start a goalkeeper goal for this session, then work on it.
 
 The request: $ARGUMENTS
@@ -82,9 +94,9 @@ budget is spent, no progress, or tampering); then tell the user the triage item 
 """
 
 
-def _status_md(cli: str) -> str:
+def _status_md(cli: str, tools: str) -> str:
     return _front("Show goalkeeper's open goals: state, iteration, spend, last hint", None,
-                  [_tool("goal_list"), _tool("goal_status"), _tool("goal_logs")]) + f"""
+                  [tools + "goal_list", tools + "goal_status", tools + "goal_logs"]) + f"""
 Show the user goalkeeper's goals.
 
 Call the `goal_list` tool of the goalkeeper MCP server with `active` = true (or run `{cli} goal list --active
@@ -96,9 +108,9 @@ Only report; change nothing.
 """
 
 
-def _triage_md(cli: str) -> str:
+def _triage_md(cli: str, tools: str) -> str:
     return _front("Show goalkeeper's triage inbox: escalations waiting for a decision", None,
-                  [_tool("triage_list"), _tool("triage_show")]) + f"""
+                  [tools + "triage_list", tools + "triage_show"]) + f"""
 Show the user goalkeeper's triage inbox.
 
 Call the `triage_list` tool of the goalkeeper MCP server with `status` = "pending" (or run `{cli} triage list
@@ -110,7 +122,7 @@ Do not act on, dismiss or defer an item yourself: those are the user's decisions
 """
 
 
-def _heartbeat_md(cli: str) -> str:
+def _heartbeat_md(cli: str, tools: str) -> str:
     return _front("Run goalkeeper's heartbeat scans once", "[CONFIG]", [f"Bash({cli} heartbeat:*)"]) + f"""
 Run goalkeeper's heartbeat scans once and report what they found.
 
@@ -124,13 +136,37 @@ code 0: every scan passed; 3: a scan failed. Summarise the results for the user;
 """
 
 
+def hook_command(argv: Sequence[str], event: str) -> str:
+    """The shell command Claude Code runs for ``event`` (every part quoted)."""
+    return shlex.join([*argv, "hook", "claude-code", event])
+
+
+def hook_table(argv: Sequence[str], stop_timeout: int = STOP_TIMEOUT) -> dict[str, list[dict[str, Any]]]:
+    """Claude Code's ``hooks`` table: Stop, SessionStart and SessionEnd wired to goalkeeper."""
+    def hook(event: str, timeout: int) -> dict[str, Any]:
+        return {"type": "command", "command": hook_command(argv, event), "timeout": timeout}
+
+    return {
+        "Stop": [{"hooks": [hook("stop", stop_timeout)]}],
+        "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [hook("session-start", 60)]}],
+        "SessionEnd": [{"hooks": [hook("session-end", 60)]}],
+    }
+
+
+def mcp_server_entry(argv: Sequence[str]) -> dict[str, Any]:
+    return {"command": argv[0], "args": [*argv[1:], "mcp"]}
+
+
+def command_files(cli: str, tools: str) -> dict[str, str]:
+    """The slash commands, by file name; ``tools`` is the prefix of the MCP tool names they may call."""
+    return {"goal.md": _goal_md(cli, tools), "goal-status.md": _status_md(cli, tools),
+            "triage.md": _triage_md(cli, tools), "heartbeat.md": _heartbeat_md(cli, tools)}
+
+
 def plugin_files(launcher: Sequence[str] | None = None, stop_timeout: int = STOP_TIMEOUT) -> dict[str, str]:
     """Every file of the plugin: relative path -> text."""
     argv = list(launcher or default_launcher())
     cli = shlex.join(argv)
-
-    def hook(event: str, timeout: int) -> dict[str, object]:
-        return {"type": "command", "command": shlex.join([*argv, "hook", "claude-code", event]), "timeout": timeout}
 
     manifest = {
         "name": PLUGIN_NAME,
@@ -143,21 +179,14 @@ def plugin_files(launcher: Sequence[str] | None = None, stop_timeout: int = STOP
     }
     hooks = {
         "description": "goalkeeper: judge the work at every stop, announce open goals, flush state at the end",
-        "hooks": {
-            "Stop": [{"hooks": [hook("stop", stop_timeout)]}],
-            "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [hook("session-start", 60)]}],
-            "SessionEnd": [{"hooks": [hook("session-end", 60)]}],
-        },
+        "hooks": hook_table(argv, stop_timeout),
     }
-    mcp = {SERVER_NAME: {"command": argv[0], "args": [*argv[1:], "mcp"]}}
+    mcp = {SERVER_NAME: mcp_server_entry(argv)}
     return {
         ".claude-plugin/plugin.json": json.dumps(manifest, indent=2) + "\n",
         "hooks/hooks.json": json.dumps(hooks, indent=2) + "\n",
         ".mcp.json": json.dumps(mcp, indent=2) + "\n",
-        "commands/goal.md": _goal_md(cli),
-        "commands/goal-status.md": _status_md(cli),
-        "commands/triage.md": _triage_md(cli),
-        "commands/heartbeat.md": _heartbeat_md(cli),
+        **{f"commands/{name}": text for name, text in command_files(cli, PLUGIN_TOOLS).items()},
     }
 
 
