@@ -92,7 +92,7 @@ def test_every_tool_is_listed_with_a_json_schema_and_the_spec_tools_answer(tmp_p
     assert observed["goal_holds"] is False and observed["facts"]["done"]["value"] is False
     built = _data(r["build"])
     assert "runner.py" in built["files"] and (tmp_path / "out" / "runner.py").is_file()
-    assert "validation error" in _error(r["badtype"])  # the schema rejects it before the tool runs
+    assert _error(r["badtype"]) == "plan: spec: Input should be a valid string (got 7)"  # refused before it runs
 
 
 def test_a_host_goal_through_mcp_converges_and_an_escalation_lands_in_triage(tmp_path: Path) -> None:
@@ -183,3 +183,43 @@ def test_without_the_extra_the_command_names_the_install_line(tmp_path: Path) ->
                          env=env, cwd=tmp_path, timeout=60, stdin=subprocess.DEVNULL)
     assert res.returncode == 1
     assert "pip install 'goalkeeper[mcp]'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_arguments_that_break_the_schema_are_refused_in_goalkeepers_words(tmp_path: Path) -> None:
+    async def script(c: Any) -> dict[str, Any]:
+        calls = {
+            "not_int": ("goal_new", {"objective": "x", "until": "true", "max_iterations": "abc"}),
+            "below_min": ("goal_new", {"objective": "x", "until": "true", "max_iterations": 0}),
+            "missing": ("goal_new", {"until": "true"}),
+            "unknown": ("goal_new", {"objective": "x", "until": "true", "bogus": 1}),
+            "wrong_type": ("plan", {"spec": ["a.yaml"]}),
+            "negative": ("goal_logs", {"goal_id": "last", "iteration": -1}),
+        }
+        return {k: await c.call_tool(name, args) for k, (name, args) in calls.items()}
+
+    r = _session(tmp_path, script)
+    assert _error(r["not_int"]).startswith('goal_new: max_iterations: Input should be a valid integer')
+    assert '(got "abc")' in _error(r["not_int"])
+    assert _error(r["below_min"]) == "goal_new: max_iterations: Input should be greater than or equal to 1 (got 0)"
+    assert _error(r["missing"]) == "goal_new: objective: required"
+    assert _error(r["unknown"]).startswith("goal_new: unknown argument 'bogus' (known: objective, until,")
+    assert _error(r["wrong_type"]) == 'plan: spec: Input should be a valid string (got ["a.yaml"])'
+    assert _error(r["negative"]).startswith("goal_logs: iteration:")
+    for result in r.values():
+        assert "pydantic.dev" not in _error(result) and "Error executing tool" not in _error(result)
+    listed = json.loads(gk("goal", "list", "--json", cwd=tmp_path).stdout)
+    assert listed == [] or listed.get("goals", []) == []  # nothing was created by a refused call
+
+
+def test_garbage_on_the_wire_is_skipped_and_the_server_still_answers(tmp_path: Path) -> None:
+    import subprocess
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    stdin = "this is not json\n" + json.dumps(init) + "\n[1, 2\n\x00\xff\n"
+    env = {k: os.environ[k] for k in ("GOALKEEPER_HOME", "GOALKEEPER_KEYS", "PATH") if k in os.environ}
+    res = subprocess.run([sys.executable, "-m", "goalkeeper", "mcp"], input=stdin, capture_output=True, text=True,
+                         cwd=tmp_path, env=env, timeout=60)
+    answers = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    assert any(a.get("id") == 1 and a["result"]["serverInfo"]["name"] == "goalkeeper" for a in answers), res.stdout
+    assert res.returncode == 0 and "Traceback" not in res.stderr

@@ -10,11 +10,12 @@ naming ``pip install 'goalkeeper[mcp]'``.
 
 # No `from __future__ import annotations`: the SDK reads these signatures at runtime.
 
+import inspect
 import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .. import __version__
 from ..cli._common import json_safe  # the one JSON-safety rule every goalkeeper output follows
@@ -35,7 +36,7 @@ from .tools import (
     validate_tool,
 )
 
-__all__ = ["INSTRUCTIONS", "build_server", "serve"]
+__all__ = ["INSTRUCTIONS", "argument_problem", "build_server", "describe_arguments", "serve"]
 
 INSTRUCTIONS = (
     "goalkeeper decides when a coding goal is really done. To work on a goal yourself: call goal_new with the "
@@ -64,15 +65,64 @@ def _result(fn: Callable[..., dict[str, Any]], **kwargs: Any) -> Any:
                           structured_content=safe)
 
 
+def _error(text: str) -> Any:
+    from mcp.types import CallToolResult, TextContent
+
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
+def _clip(value: object) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def argument_problem(name: str, arguments: dict[str, Any]) -> str | None:
+    """An unknown tool or argument, in the CLI's words (the SDK would ignore an unknown argument)."""
+    if name not in TOOLS:
+        return f"unknown tool {name!r} (known: {', '.join(sorted(TOOLS))})"
+    known = list(inspect.signature(TOOLS[name][0]).parameters)
+    extra = sorted(set(arguments) - set(known))
+    if extra:
+        return f"{name}: unknown argument {extra[0]!r} (known: {', '.join(known)})"
+    return None
+
+
+def describe_arguments(name: str, exc: ValidationError) -> str:
+    """Arguments that do not match a tool's input schema: ``tool: arg: what is wrong (got ...)``."""
+    lines = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            lines.append(f"{name}: {where}: required")
+        else:
+            lines.append(f"{name}: {where}: {err['msg']} (got {_clip(err.get('input'))})")
+    return "\n".join(lines)
+
+
 def build_server() -> Any:
     """The MCP server with every goalkeeper tool registered (``mcp.server.mcpserver.MCPServer``)."""
     try:
         from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
         from mcp.types import CallToolResult, ToolAnnotations
     except ImportError:
         raise MissingExtraError("the MCP SDK (mcp>=2.0)", "mcp") from None
 
-    server = MCPServer("goalkeeper", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    class Server(MCPServer):
+        """Arguments are checked before a tool runs, and refused in goalkeeper's words."""
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            problem = argument_problem(name, arguments)
+            if problem:
+                return _error(problem)
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as e:
+                if isinstance(e.__cause__, ValidationError):
+                    return _error(describe_arguments(name, e.__cause__))
+                raise
+
+    server = Server("goalkeeper", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     def tool(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         _fn, description, read_only = TOOLS[name]
