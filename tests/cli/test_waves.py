@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 
 from goalkeeper.convergence import Goal, MakerSpec, StoppingCondition
-from goalkeeper.convergence.waves import GoalOutcome, Wave, WaveView, check_wave, select_active, worst_exit
+from goalkeeper.convergence.waves import (
+    GoalOutcome,
+    Wave,
+    WaveView,
+    check_wave,
+    select_active,
+    worst_exit,
+)
 from goalkeeper.errors import ConfigError
 
 from ..integrations.helpers import cli_env, gk
@@ -162,6 +169,39 @@ def test_killing_the_wave_kills_its_workers_and_their_makers(tmp_path: Path) -> 
     while (_running(str(maker)) or any(_alive(p) for p in workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(str(maker)) and not any(_alive(p) for p in workers)
+
+
+def test_ctrl_c_reaches_the_wave_which_stops_each_goal_with_its_state_saved(tmp_path: Path) -> None:
+    maker = tmp_path / "slow.py"
+    maker.write_text("import os, pathlib, sys, time\npathlib.Path(sys.argv[1]).write_text(str(os.getpid()))\n"
+                     "time.sleep(120)\n")
+    ids = [_goal_new(_ws(tmp_path, f"c{i}"), f"{sys.executable} {maker} {tmp_path / f'maker{i}.pid'}")
+           for i in range(2)]
+    proc = subprocess.Popen([sys.executable, "-m", "goalkeeper", "goal", "run", *ids, "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=cli_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    workers, started = [], set()
+    deadline = time.monotonic() + 120
+    while len(started) < 2 and time.monotonic() < deadline:
+        ev = json.loads(proc.stdout.readline())
+        if ev["event"] == "wave.goal_started":
+            workers.append(ev["pid"])
+        if ev["event"] == "iteration.started":
+            started.add(ev["goalId"])
+    while not all((tmp_path / f"maker{i}.pid").exists() for i in range(2)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in workers:  # each worker leads its own process group, apart from the wave's
+        assert os.getpgid(pid) == pid != os.getpgid(proc.pid)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground group: the wave alone
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in out + err
+    while _running(str(maker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(str(maker)) and not any(_alive(p) for p in workers)
+    for gid in ids:  # readable, signed, resumable state
+        status = gk("goal", "status", gid, "--json", cwd=tmp_path)
+        assert status.returncode == 0, status.stderr
+        assert json.loads(status.stdout)["state"] in ("active", "paused")
 
 
 def _alive(pid: int) -> bool:

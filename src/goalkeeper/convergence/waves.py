@@ -4,7 +4,9 @@ Each goal runs in a worker process (``python -m goalkeeper.convergence.waves
 GOAL_ID``) that prints its goal's events as JSON lines, so goals run truly in
 parallel (hashing a tree is CPU work, and the GIL would serialise threads),
 a crash in one cannot take the others down, and every worker's containment
-is tied to a thread that lives as long as its goal. A worker is started with
+is tied to a thread that lives as long as its goal. Each worker is its own
+session and process group, and takes its goal's lock as ``goal run`` does.
+A worker is started with
 ``PR_SET_PDEATHSIG``, so when the wave dies its workers die with it (their
 goals resume from their signed logs like any crashed run).
 
@@ -256,6 +258,9 @@ def _spawn(goal_id: str, env: dict[str, str]) -> _Worker:
     proc = subprocess.Popen(
         [sys.executable, "-m", "goalkeeper.convergence.waves", goal_id],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, env=env,
+        # its own session and process group: a terminal's Ctrl-C reaches the wave only, which passes it
+        # on to each worker (so each goal saves its state), and one goal's signals never reach another's
+        start_new_session=True,
         preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
     )
     return _Worker(goal_id, proc, err)
