@@ -261,68 +261,9 @@ def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: in
     if not engine.is_local or detach:
         raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
                                "`goalkeeper goal run ID --engine temporal --detach`")
-    import time
+    from ._wave import run_wave_cmd
 
-    from rich.live import Live
-    from rich.table import Table
-
-    from ..convergence import waves
-
-    if all_active:
-        goals, notes = waves.select_active(list_goals())
-        for note in notes:
-            err_console.print(_esc(note))
-        if not goals:
-            if as_json:
-                echo_json({"event": "wave.finished", "exitCode": EXIT_OK, "outcomes": []})
-            else:
-                click.echo("no active goals to run")
-            sys.exit(EXIT_OK)
-    else:
-        ids = [resolve("goal", g) for g in goal_ids]
-        goals = [load_goal(g) for g in ids]
-    waves.check_wave(goals)
-    n = parallel or min(len(goals), waves.DEFAULT_PARALLEL)
-    view = waves.WaveView()
-    for g in goals:
-        view.add(g.goal_id, g.budget.max_iterations)
-
-    def table() -> Table:
-        t = Table("goal", "state", "iteration", "elapsed", "last", title=f"{len(goals)} goal(s), {n} at a time",
-                  title_justify="left")
-        for row in view.table(time.monotonic()):
-            t.add_row(*(_esc(c) for c in row))
-        return t
-
-    live: Live | None = None
-
-    def sink(ev: dict[str, Any]) -> None:
-        view.feed(ev, time.monotonic())
-        if as_json:
-            echo_json(ev)
-        elif live is not None:
-            live.update(table())
-        else:
-            text = waves.describe_event(ev)
-            if text:
-                click.echo(f"{ev.get('goalId')}: {clean(text)}")
-
-    ids = [g.goal_id for g in goals]
-    if as_json or not out_console.is_terminal:
-        outcomes = waves.run_wave(ids, parallel=n, on_event=sink)
-    else:
-        with Live(table(), console=out_console, refresh_per_second=4) as live:
-            outcomes = waves.run_wave(ids, parallel=n, on_event=sink)
-    code = waves.worst_exit(outcomes)
-    if as_json:
-        echo_json({"event": "wave.finished", "exitCode": code, "outcomes": [o.to_dict() for o in outcomes]})
-    else:
-        for o in outcomes:
-            style = _STATE_STYLE.get(o.outcome, "red")
-            out_console.print(f"{o.goal_id}  [{style}]{o.outcome:<9}[/] {o.iterations:>3} it  "
-                              f"${o.spent_dollars:>6.2f}  {_esc(o.detail or '')}")
-        out_console.print(f"wave: exit {code} (worst outcome; 0 only when every goal converged)")
-    sys.exit(code)
+    sys.exit(run_wave_cmd(goal_ids, all_active, parallel, as_json))
 
 
 @command.command("check")
