@@ -160,6 +160,8 @@ def test_integrate_into_a_project_keeps_its_settings_and_its_stop_hook_blocks_un
     assert second is not None and "decision" not in second and "converged" in second["systemMessage"]
     again = json.loads(gk("integrate", "claude-code", "--project", str(ws), "--json", cwd=ws).stdout)
     assert {c["action"] for c in again["changes"]} == {"unchanged"}
+    both = gk("integrate", "claude-code", "--project", str(ws), "--dir", "X", cwd=ws)
+    assert both.returncode == 2 and "not both" in both.stderr
     (ws / ".mcp.json").write_text('{"mcpServers": ')
     broken = gk("integrate", "claude-code", "--project", str(ws), cwd=ws)
     assert broken.returncode == 1 and ".mcp.json:1:" in broken.stderr and "left untouched" in broken.stderr

@@ -61,6 +61,9 @@ def claude_code_cmd(out_dir: str, project: str | None, launcher: str | None, sto
     from ..integrations.claude_plugin import write_claude_plugin
 
     if project is not None:
+        source = click.get_current_context().get_parameter_source("out_dir")
+        if source is not None and source.name == "COMMANDLINE":
+            raise click.UsageError("give --dir (write a plugin) or --project (merge into a project), not both")
         _project(project, _launcher(launcher), stop_timeout, as_json)
         return
 
