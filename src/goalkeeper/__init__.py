@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import adapters as _adapters  # noqa: F401 - registers the built-in makers and oracles (see adapters)
 from .errors import (
     BudgetExceeded,
     ConfigError,
