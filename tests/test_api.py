@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,11 +76,30 @@ def test_a_missing_path_an_invalid_dict_and_non_json_values_are_refused(tmp_path
     assert not list(tmp_path.glob(".goalkeeper-spec-*"))  # nothing was written for a refused spec
 
 
-def test_an_unknown_engine_is_refused_by_name() -> None:
+def test_an_unknown_engine_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(goalkeeper.ConfigError, match="unknown engine 'nope'"):
-        goalkeeper.run(SPEC, engine="nope")
+        goalkeeper.run(SPEC, engine="nope", workdir=tmp_path)
     with pytest.raises(goalkeeper.ConfigError, match="engine name"):
-        goalkeeper.run(SPEC, engine=object())  # type: ignore[arg-type]
+        goalkeeper.run(SPEC, engine=object(), workdir=tmp_path)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []  # refused before the spec was saved
+
+
+def test_a_workdir_that_cannot_hold_the_spec_is_a_clear_error(tmp_path: Path) -> None:
+    saved = goalkeeper.api.spec_file(SPEC, tmp_path)
+    saved.unlink()
+    saved.mkdir()  # something else sits where the spec goes
+    with pytest.raises(goalkeeper.GoalkeeperError, match="is a folder, not a file; remove it"):
+        goalkeeper.run(SPEC, workdir=tmp_path)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        if os.access(ro, os.W_OK):  # root ignores the mode bits: nothing to show here
+            return
+        with pytest.raises(goalkeeper.ConfigError, match="cannot save the spec"):
+            goalkeeper.run(SPEC, workdir=ro)
+    finally:
+        ro.chmod(0o700)
 
 
 def _workspace(tmp_path: Path) -> Path:

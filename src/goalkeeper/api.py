@@ -71,10 +71,13 @@ def spec_file(spec: SpecLike, workdir: str | os.PathLike[str] | None = None) -> 
     if not base.is_dir():
         raise ConfigError(f"workdir {str(base)!r} is not a directory")
     path = base / f".goalkeeper-spec-{hashlib.sha256(text.encode()).hexdigest()[:12]}.json"
-    if not (path.is_file() and path.read_text(encoding="utf-8") == text):
-        from .store import write_text_atomic
+    try:
+        if not (path.is_file() and path.read_text(encoding="utf-8") == text):
+            from .store.atomic import USER_FILE, write_text_atomic
 
-        write_text_atomic(path, text)
+            write_text_atomic(path, text, mode=USER_FILE)  # the user's spec: their umask decides
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot save the spec as {str(path)!r} ({e}); pass workdir= a writable directory") from None
     return path
 
 
@@ -102,11 +105,12 @@ def run(
     from .runtime.driver import RunOptions
     from .runtime.progress import null_reporter
 
-    path = spec_file(spec, workdir)
     home = Path(root) if root is not None else None
+    eng = _engine(engine, home)  # an unknown engine fails before anything is written
+    path = spec_file(spec, workdir)
     options = RunOptions(search=search, max_ticks=max_ticks, yes=yes, confirm=confirm, env=env, root=home,
                          reporter=on_event or null_reporter, max_dollars=max_dollars)
-    return _engine(engine, home).start_run(path, options, wait=wait)
+    return eng.start_run(path, options, wait=wait)
 
 
 def _conditions(until: str | Sequence[str | Mapping[str, Any] | StoppingCondition]) -> list[StoppingCondition]:
