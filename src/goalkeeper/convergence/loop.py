@@ -182,9 +182,8 @@ class GoalLoop:
                 d = decide(goal, self.clock(), since=self._mark)
             if not isinstance(d, StartIteration):
                 self._finish(goal, d, self._request())
-            else:
-                self._save(goal)
-            self._emit("check.finished", state=goal.state, hint=goal.last_hint())
+            # Committed (event, then state): a goal file rebuilt from the log keeps the host's time.
+            self._commit(goal, "check.finished", state=goal.state, hint=goal.last_hint())
             return goal
 
     def baseline(self) -> Goal:
