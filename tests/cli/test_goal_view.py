@@ -166,3 +166,23 @@ def test_malformed_ids_and_options_are_clear_errors(run_cli: Run) -> None:
         assert "Traceback" not in res.stderr and res.stderr.strip()
     bad = run_cli("goal", "logs", "goal-nothere", "--iteration", "0")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_goal_run_live_line_on_a_terminal(run_cli: Run, tmp_path: Path) -> None:
+    """On a real terminal (a pty) the spinner line shows iteration k/N, the phase, active time and dollars."""
+    import pexpect  # type: ignore[import-untyped]
+
+    gid, _ = _new_goal(run_cli, tmp_path)
+    gate = tmp_path / "gate"
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "200", "GATE_FILE": str(gate)}
+    child = pexpect.spawn(sys.executable, ["-m", "goalkeeper", "goal", "run", gid], env=env, encoding="utf-8",
+                          timeout=60, dimensions=(40, 200))
+    try:
+        child.expect(r"iteration 1/5 · maker \d+s · \d+s of 2h00m active · \$0\.00 spent, \$10\.00 left of \$10\.00")
+        gate.write_text("go")
+        child.expect(r"iteration 2/5 [^\n]* · hint: ")  # the last hint, for the maker of iteration 2
+        child.expect("converged")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

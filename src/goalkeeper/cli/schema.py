@@ -68,7 +68,7 @@ def heartbeat_json_schema() -> dict[str, Any]:
     schema["description"] = (
         "The file `goalkeeper heartbeat CONFIG` reads (YAML or JSON): scans judged like stopping conditions; "
         "a failing scan files a triage item (onFail: triage) or creates a goal (onFail: goal), capped by "
-        "dollarsPerHour. See docs/heartbeat.md."
+        "dollarsPerHour. See docs/cli.md (The heartbeat config)."
     )
     return schema
 
