@@ -186,3 +186,18 @@ def test_goal_run_live_line_on_a_terminal(run_cli: Run, tmp_path: Path) -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+
+def test_ids_are_never_cut_in_a_pipe(run_cli: Run, tmp_path: Path) -> None:
+    """A narrow COLUMNS must not wrap or cut an id in a table when the output goes to a pipe."""
+    from tests.cli.test_exit_codes import SPEC
+
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    ran = run_cli("run", "spec.yaml", "--json")
+    assert ran.returncode == 0, ran.stderr
+    run_id = json.loads(ran.stdout.splitlines()[0])["runId"]
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "30"}
+    out = subprocess.run([*CLI, "runs", "list"], env=env, capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path).stdout
+    assert run_id in out and any(line.count("reached") == 1 and run_id in line for line in out.splitlines())
