@@ -201,3 +201,30 @@ def test_ids_are_never_cut_in_a_pipe(run_cli: Run, tmp_path: Path) -> None:
     out = subprocess.run([*CLI, "runs", "list"], env=env, capture_output=True, text=True, timeout=60,
                          cwd=tmp_path).stdout
     assert run_id in out and any(line.count("reached") == 1 and run_id in line for line in out.splitlines())
+
+
+def test_a_follower_ends_with_4_when_the_goal_it_follows_is_paused(run_cli: Run, tmp_path: Path) -> None:
+    gid, _ = _new_goal(run_cli, tmp_path)
+    gate = tmp_path / "gate"
+    env = {**os.environ, "NO_COLOR": "1", "GATE_FILE": str(gate)}
+    proc = subprocess.Popen([*CLI, "goal", "run", gid], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    follower = subprocess.Popen([*CLI, "goal", "logs", gid, "-f", "--json"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not json.loads(
+                run_cli("goal", "status", gid, "--json").stdout)["running"]:
+            pass
+        assert run_cli("goal", "pause", gid).returncode == 0
+        gate.write_text("go")
+        assert proc.wait(timeout=120) == 4  # paused: not done, not an error
+        out, err = follower.communicate(timeout=60)
+        assert follower.returncode == 4, err
+        events = [json.loads(x)["event"] for x in out.splitlines()]
+        assert "goal.paused" in events and "goal.converged" not in events
+    finally:
+        for p in (proc, follower):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
