@@ -46,7 +46,7 @@ def test_malformed_edits_are_clear_errors(run_cli: Run, tmp_path: Path) -> None:
     cases = [  # (args, exit code: 2 for a value click rejects, 1 for what the goal's rules refuse, words)
         (("--unprotect", "nope/*"), 1, "not one of the goal's --protect globs"),
         (("--max-iterations", "many"), 2, "'many' is not a number"),
-        (("--max-dollars", "-1"), 1, "maxDollars"),
+        (("--max-dollars", "-1"), 1, "--max-dollars -1.0: Input should be greater than or equal to 0"),
         (("--maker-option", "noequals"), 2, "KEY=VALUE"),
         (("--maker-option", "permission_mode=acceptEdits"), 1, "takes no options"),
         (("--drop-until", "7"), 1, "names no stopping condition"),

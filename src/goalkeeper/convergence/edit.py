@@ -40,10 +40,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from ..errors import ConfigError, CorruptStateError, GoalkeeperError, LockedError, NotFoundError
 from ..store import goals as gstore
@@ -206,7 +209,13 @@ def apply_edit(goal: Goal, e: GoalEdit) -> Goal:
     env.update(e.check_env)
     data["conditionEnv"] = env
     if e.budget:
-        b = Budget.model_validate({**goal.budget.model_dump(), **e.budget})
+        try:
+            b = Budget.model_validate({**goal.budget.model_dump(), **e.budget})
+        except ValidationError as err:  # name the flag the user typed, not the model's field
+            first = err.errors()[0]
+            key = re.sub(r"(?<!^)(?=[A-Z])", "_", str(first["loc"][0]) if first["loc"] else "").lower()
+            raise ConfigError(f"--{key.replace('_', '-')} {e.budget.get(key)!r}: "
+                              f"{str(first['msg']).removeprefix('Value error, ')}") from None
         data["budget"] = b.dump()
     if e.touches_conditions():
         conds = _drop_conditions(list(goal.stopping_conditions), e.drop_until) + list(e.until)
