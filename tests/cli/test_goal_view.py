@@ -72,7 +72,7 @@ def test_status_show_logs_of_a_converged_goal(run_cli: Run, tmp_path: Path) -> N
     assert s["goalId"] == gid and s["state"] == "converged" and s["running"] is False
     assert (s["iteration"], s["maxIterations"]) == (2, 5)
     assert s["spentDollars"] == 0.5 and s["leftDollars"] == 9.5 and s["maxDollars"] == 10
-    assert s["phase"] == "idle" and s["elapsedSeconds"] >= 0
+    assert (s["phase"], s["activity"]) == ("done", "idle") and s["elapsedSeconds"] >= 0
     human = run_cli("goal", "status", gid)
     assert "iteration 2/5" in human.stdout and "$0.50 spent, $9.50 left of $10.00" in human.stdout
 
@@ -127,9 +127,9 @@ def test_a_second_terminal_watches_a_running_goal(run_cli: Run, tmp_path: Path) 
         s: dict[str, Any] = {}
         while time.monotonic() < deadline:  # bounded wait for the loop to reach its first maker run
             s = json.loads(run_cli("goal", "status", gid, "--json").stdout)
-            if s["running"] and s["phase"] == "maker":
+            if s["running"] and s["activity"] == "maker":
                 break
-        assert s["running"] and s["pid"] == proc.pid and s["phase"] == "maker", s
+        assert s["running"] and s["pid"] == proc.pid and s["activity"] == s["phase"] == "maker", s
         assert (s["iteration"], s["maxIterations"]) == (1, 5) and s["phaseSeconds"] is not None
         human = run_cli("goal", "status", gid).stdout
         assert f"running (pid {proc.pid}): iteration 1/5, maker" in human
@@ -149,13 +149,15 @@ def test_status_line_and_status_are_pure(tmp_path: Path, run_cli: Run) -> None:
     gid, _ = _new_goal(run_cli, tmp_path)
     goal = load_goal(gid)
     s = goal_status(goal, pid=None, now=0.0)
-    assert (s["running"], s["phase"], s["iteration"]) == (False, "idle", 0)
+    assert (s["running"], s["phase"], s["activity"], s["iteration"]) == (False, None, "idle", 0)
     line = status_line(s, width=200)
     assert line.startswith("iteration 0/5 · idle · ") and "$0.00 spent, $10.00 left of $10.00" in line
     assert "2h00m" in line  # the default 2h duration budget
     assert [human_duration(x) for x in (None, 5, 65, 3700)] == ["∞", "5s", "1m05s", "1h01m"]
     running = goal_status(goal, pid=os.getpid())
-    assert running["running"] and running["phase"] == "baseline"
+    assert running["running"] and running["activity"] == "baseline"
+    remote = goal_status(goal, pid=None, known=False)  # a remote engine runs it: who runs it is unknown here
+    assert remote["running"] is None and remote["activity"] == "idle"
 
 
 def test_malformed_ids_and_options_are_clear_errors(run_cli: Run) -> None:

@@ -92,6 +92,6 @@ def test_cli_bulk_dismiss(run_cli: Run, goalkeeper_home: Path) -> None:
     every = json.loads(run_cli("triage", "dismiss", "--all", "--json").stdout)
     assert sorted(every["dismissed"]) == sorted([ids["a"], ids["b"], ids["d"]])
     for args, code in ((("--source", "nope"), 2), ((ids["a"], "--all"), 2), ((), 2),
-                       ((ids["a"], "--dry-run"), 2), (("tri-nothere",), 1)):
+                       ((ids["a"], "--dry-run"), 2), (("tri-nothere",), 1), (("",), 1)):
         bad = run_cli("triage", "dismiss", *args)
         assert bad.returncode == code and "Traceback" not in bad.stderr and bad.stderr.strip(), (args, bad.stderr)

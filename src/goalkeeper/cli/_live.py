@@ -88,20 +88,29 @@ def _ts(iso: str | None) -> float | None:
         return None
 
 
-def goal_status(goal: Goal, *, pid: int | None, now: float | None = None) -> GoalStatus:
+def goal_status(goal: Goal, *, pid: int | None, now: float | None = None, known: bool = True) -> GoalStatus:
     """What a human (or an agent host) wants to know about a goal now, as camelCase JSON.
 
-    ``pid`` is the process running its loop (None: nobody); ``now`` is a Unix time.
+    ``pid`` is the process running its loop (None: nobody); ``known`` is False when
+    that cannot be told from here (a remote engine runs the goal): ``running`` is then
+    null. ``phase`` is the last iteration's phase, as in the goal file (maker,
+    conditions, oracle, done; null before the first iteration); ``activity`` is what
+    is happening now: baseline, maker, conditions, oracle or deciding while a loop
+    runs, paused, interrupted (a crash cut an iteration short), or idle.
     """
     now = time.time() if now is None else now
     last = goal.history[-1] if goal.history else None
-    running = pid is not None
+    running: bool | None = (pid is not None) if known else None
     in_flight = last is not None and last.phase != "done"
-    phase: str
+    activity: str
     if running:
-        phase = "baseline" if goal.baseline_at is None else (last.phase if in_flight and last else "deciding")
+        activity = "baseline" if goal.baseline_at is None else (last.phase if in_flight and last else "deciding")
+    elif goal.state == "paused":
+        activity = "paused"
+    elif running is None:
+        activity = last.phase if in_flight and last else "idle"
     else:
-        phase = "interrupted" if in_flight else "idle"
+        activity = "interrupted" if in_flight and goal.state == "active" else "idle"
     elapsed = goal.elapsed_seconds
     updated = _ts(goal.updated_at)
     if running and goal.state == "active" and updated is not None:
@@ -124,8 +133,9 @@ def goal_status(goal: Goal, *, pid: int | None, now: float | None = None) -> Goa
         "workspace": goal.workspace,
         "running": running,
         "pid": pid,
-        "phase": phase,
-        "resumesAt": last.phase if in_flight and last and not running else None,
+        "phase": last.phase if last else None,
+        "activity": activity,
+        "resumesAt": last.phase if in_flight and last and running is False else None,
         "phaseSeconds": phase_seconds,
         "iteration": last.iteration if last else 0,
         "iterations": len(goal.history),
@@ -170,7 +180,7 @@ def _money(s: GoalStatus) -> str:
 def status_line(s: GoalStatus, *, extra_seconds: float = 0.0, width: int | None = None) -> str:
     """One plain line: iteration k/N, phase (and for how long), active time, dollars, last hint."""
     n = s["maxIterations"] or "∞"
-    phase = s["phase"]
+    phase = s["activity"]
     if s["phaseSeconds"] is not None:
         phase += f" {human_duration(s['phaseSeconds'] + extra_seconds)}"
     elapsed = s["elapsedSeconds"] + (extra_seconds if s["running"] and s["state"] == "active" else 0.0)

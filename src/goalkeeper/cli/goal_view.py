@@ -25,7 +25,7 @@ TAIL_LINES = 15
 def status_of(goal: Goal, engine: EngineChoice | None = None) -> GoalStatus:
     """The goal's status; who runs it is known only for the local engine."""
     local = engine is None or engine.is_local
-    return goal_status(goal, pid=goal_lock_holder(goal.goal_id) if local else None)
+    return goal_status(goal, pid=goal_lock_holder(goal.goal_id) if local else None, known=local)
 
 
 def print_status(s: GoalStatus) -> None:
@@ -35,8 +35,8 @@ def print_status(s: GoalStatus) -> None:
     n = s["maxIterations"] or "∞"
     if s["running"]:
         took = f" for {human_duration(s['phaseSeconds'])}" if s["phaseSeconds"] is not None else ""
-        p(f"  running (pid {s['pid']}): iteration {s['iteration']}/{n}, {s['phase']}{took}", markup=False)
-    elif s["phase"] == "interrupted":
+        p(f"  running (pid {s['pid']}): iteration {s['iteration']}/{n}, {s['activity']}{took}", markup=False)
+    elif s["activity"] == "interrupted":
         p(f"  not running: iteration {s['iteration']}/{n} was interrupted in its {s['resumesAt']} phase; "
           f"`goalkeeper goal run {s['goalId']}` resumes it there", markup=False)
     else:

@@ -158,11 +158,12 @@ def dismiss_cmd(item_id: str | None, all_: bool, source: str | None, reason: str
                 note: str | None, as_json: bool) -> None:
     """Close an item without acting on it, or every open item that --all, --source and --reason pick."""
     bulk = all_ or source is not None or reason is not None
-    if item_id and bulk:
+    one = item_id is not None  # an empty ITEM_ID is still an id, refused as one
+    if one and bulk:
         fail("give an ITEM_ID or the filters (--all, --source, --reason), not both", EXIT_USAGE)
-    if not item_id and not bulk:
+    if not one and not bulk:
         fail("give an ITEM_ID, or pick items with --all, --source KIND[:ID] or --reason REASON", EXIT_USAGE)
-    if item_id:
+    if item_id is not None:
         if dry_run:
             fail("--dry-run goes with the filters; for one item, `triage show` it", EXIT_USAGE)
         _set(item_id, "dismissed", note, as_json)
