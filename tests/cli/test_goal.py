@@ -42,7 +42,7 @@ if os.fork() == 0:  # a detached grandchild (own session, no stdio) that would e
             os.close(fd)
         time.sleep(3)
         open(late, "a").write("an orphan edited the workspace\\n")
-    os._exit(0)
+    os._exit(0)  # both the first child and the grandchild: neither goes on to the maker's work
 time.sleep(float(sys.argv[1]))
 os.makedirs("steps", exist_ok=True)
 n = len(os.listdir("steps")) + 1

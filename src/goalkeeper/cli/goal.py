@@ -231,17 +231,38 @@ def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bo
 
 
 @command.command("run")
-@click.argument("goal_id")
-@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines.")
+@click.argument("goal_ids", metavar="GOAL_ID...", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines (each carries its goalId).")
 @click.option("--detach", is_flag=True, help="With --engine temporal: start the workflow and return.")
+@click.option("--parallel", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Run the goals at once, at most N at a time (default 4), each in its own process; two "
+                   "goals on one workspace are refused.")
+@click.option("--all-active", is_flag=True, help="Run every active goal (host-maker goals are left to their host).")
 @engine_options
 @handle_errors
-def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
-    """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    if not engine.is_local:
-        sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
-    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: int | None, all_active: bool,
+            engine: EngineChoice) -> None:
+    """Run the loop until the goal converges, escalates or is paused; resumes after a crash.
+
+    Several goals (or --parallel, --all-active) run as one wave with one live
+    display; the exit code is the worst outcome: 1 error or abandoned, then 3
+    escalated, then 4 paused (not done), then 0 when every goal converged.
+    """
+    if all_active and goal_ids:
+        raise click.UsageError("give goal ids or --all-active, not both")
+    if not goal_ids and not all_active:
+        raise click.UsageError("name a goal to run (GOAL_ID), several, or --all-active")
+    if len(goal_ids) == 1 and parallel is None and not all_active:
+        goal_id = resolve("goal", goal_ids[0], local=engine.is_local)
+        if not engine.is_local:
+            sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
+        sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+    if not engine.is_local or detach:
+        raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
+                               "`goalkeeper goal run ID --engine temporal --detach`")
+    from ._wave import run_wave_cmd
+
+    sys.exit(run_wave_cmd(goal_ids, all_active, parallel, as_json))
 
 
 @command.command("check")

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..adapters._proc import Runner, run_argv
 from ..errors import ConfigError
 from ..llm import Message, Provider, get_provider, parse_model_ref, same_model, structured
+from ..proc import Runner, run_argv
 from .goal import ConditionResult, OracleConfig
 from .oracle import OracleRequest, OracleVerdict, register_oracle
 from .oracle_tools import OracleTools, iteration_diff, sealed_diff

@@ -137,7 +137,7 @@ def register_agent_makers() -> None:
 
     for kind in AGENT_CLIS:
         register_maker(kind, factory)
-    from ...convergence.oracle import register_oracle
+    from ...convergence.contracts import register_oracle
 
     register_oracle("agent:", lambda cfg: agent_oracle_from_config(cfg))
 
