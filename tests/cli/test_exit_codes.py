@@ -65,7 +65,7 @@ def test_plan_observe_plans_from_the_world(run_cli: Run, write_spec: WriteSpec, 
     spec = write_spec(SPEC)
     no_initial = run_cli("plan", spec)
     clean(no_initial)
-    assert no_initial.returncode == 1 and "--observe" in no_initial.stderr  # the error names the fix
+    assert no_initial.returncode == 1 and "built: missing" in no_initial.stderr
     r = run_cli("plan", spec, "--observe", "--json")
     clean(r)
     assert r.returncode == 0, r.stderr

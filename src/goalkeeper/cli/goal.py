@@ -36,7 +36,7 @@ from ..convergence.protect import DEFAULT_TESTS
 from ..convergence.verdict import check_verdict
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
-from ..errors import GoalkeeperError
+from ..errors import ConfigError, GoalkeeperError
 from ..store.atomic import USER_FILE, write_json_atomic
 from ._common import (
     EXIT_ERROR,
@@ -410,9 +410,19 @@ def _options(oracle_model: str, pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def _maker_options(maker_type: str, pairs: tuple[str, ...]) -> dict[str, Any]:
     """KEY=VALUE pairs typed for the maker (coding-agent CLIs declare theirs), checked now."""
-    from ..convergence.edit import maker_option_values
+    values = dict(_kv(p, "--maker-option") for p in pairs)
+    if not values:
+        return {}
+    if maker_type in ("command", "host"):
+        raise ConfigError(f"--maker-option: the {maker_type} maker takes no options; put its arguments in "
+                          "--maker 'PROGRAM ARGS' (options are for coding-agent makers, e.g. "
+                          "--maker-type claude-code --maker-option permission_mode=acceptEdits)")
+    from ..adapters.agents import AGENT_CLIS, AGENT_OPTIONS
+    from ..llm import coerce_options
 
-    return maker_option_values(maker_type, dict(_kv(p, "--maker-option") for p in pairs))
+    if maker_type in AGENT_CLIS:
+        return coerce_options(None, values, table=AGENT_OPTIONS, where="--maker-option")
+    return values  # a third-party maker: its own factory checks them
 
 
 def _split_maker(maker: str | None) -> list[str]:

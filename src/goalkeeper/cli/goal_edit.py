@@ -6,13 +6,13 @@ from typing import Any
 
 import click
 
-from ..convergence import conditions_from_commands
+from ..convergence import conditions_from_commands, load_goal
 from ..convergence.edit import GoalEdit, copy_as_new, edit_goal
 from ..convergence.goal import CONDITION_TYPES
 from ._common import echo_json, handle_errors, out_console, resolve
 from ._common import esc as _esc
 from ._help import PROTECTED_HELP
-from .goal import _kv, _limit, _split_maker
+from .goal import _kv, _limit, _maker_options, _options, _split_maker
 from .goal import command as goal_group
 
 __all__ = ["edit_cmd"]
@@ -82,6 +82,7 @@ def edit_cmd(goal_id: str, protect: tuple[str, ...], unprotect: tuple[str, ...],
              force: bool, dry_run: bool, as_json: bool) -> None:
     """Change a goal that is not running; every change is one signed event (see below for what may change when)."""
     goal_id = resolve("goal", goal_id)
+    current = load_goal(goal_id)  # option values are typed for its maker and oracle (edit_goal re-reads it locked)
     budget: dict[str, Any] = {}
     if max_iterations is not None:
         budget["max_iterations"] = _limit(max_iterations, int)
@@ -95,9 +96,9 @@ def edit_cmd(goal_id: str, protect: tuple[str, ...], unprotect: tuple[str, ...],
         until=conditions_from_commands(list(until), list(types), threshold) if until else [],
         drop_until=list(drop_until), maker_argv=_split_maker(maker) if maker is not None else None,
         maker_model=maker_model, maker_timeout=maker_timeout, sandbox=sandbox,
-        maker_options=dict(_kv(x, "--maker-option") for x in maker_options),
+        maker_options=_maker_options(current.maker.type, maker_options),
         drop_maker_options=list(drop_maker_options),
-        oracle_options=dict(_kv(x, "--oracle-option") for x in oracle_options),
+        oracle_options=_options(current.oracle.model, oracle_options) if oracle_options else {},
         check_env=dict(_kv(x, "--check-env") for x in check_env), drop_check_env=list(drop_check_env),
         budget=budget,
     )

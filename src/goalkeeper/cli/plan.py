@@ -13,7 +13,6 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import StateError
 from ..model.conditions import format_value
 from ..model.loader import load_spec
 from ..model.state import complete_state, load_state
@@ -65,10 +64,7 @@ def command(
     elif state_path:
         state = load_state(spec, state_path)
     else:
-        try:
-            state = complete_state(spec, {}, source="initial values")
-        except StateError as e:
-            raise StateError(f"{e}\nplan from the world instead with --observe, or give --state STATE.json") from None
+        state = complete_state(spec, {}, source="initial values")
     result = plan(spec, state, search=search, heuristic=heuristic, exclude=exclude,
                   limits=SearchLimits(max_seconds=max_seconds))
     if as_json:

@@ -68,7 +68,6 @@ __all__ = [
     "copy_as_new",
     "delete_goal",
     "edit_goal",
-    "maker_option_values",
     "prune_candidates",
     "tombstone_of",
 ]
@@ -93,9 +92,9 @@ class GoalEdit:
     maker_model: str | None = None
     maker_timeout: str | None = None
     sandbox: str | None = None
-    maker_options: dict[str, Any] = field(default_factory=dict)
+    maker_options: dict[str, Any] = field(default_factory=dict)  # already typed for the goal's maker
     drop_maker_options: list[str] = field(default_factory=list)
-    oracle_options: dict[str, Any] = field(default_factory=dict)
+    oracle_options: dict[str, Any] = field(default_factory=dict)  # already typed for the goal's oracle
     check_env: dict[str, str] = field(default_factory=dict)
     drop_check_env: list[str] = field(default_factory=list)
     budget: dict[str, Any] = field(default_factory=dict)
@@ -115,23 +114,6 @@ class EditResult:
     newly_protected: tuple[str, ...] = ()
     replaced: str | None = None  # --as-new: the goal the new one replaces
     done: bool = False
-
-
-def maker_option_values(maker_type: str, values: dict[str, Any]) -> dict[str, Any]:
-    """``--maker-option`` values typed for ``maker_type`` (a coding-agent CLI's declared options), or
-    ``ConfigError`` naming the fix."""
-    if not values:
-        return {}
-    if maker_type in ("command", "host"):
-        raise ConfigError(f"--maker-option: the {maker_type} maker takes no options; put its arguments in "
-                          "--maker 'PROGRAM ARGS' (options are for coding-agent makers, e.g. "
-                          "--maker-type claude-code --maker-option permission_mode=acceptEdits)")
-    from ..adapters.agents import AGENT_CLIS, AGENT_OPTIONS
-    from ..llm import coerce_options
-
-    if maker_type in AGENT_CLIS:
-        return coerce_options(None, values, table=AGENT_OPTIONS, where="--maker-option")
-    return dict(values)  # a third-party maker: its own factory checks them
 
 
 def _drop_conditions(conds: list[StoppingCondition], drop: list[str]) -> list[StoppingCondition]:
@@ -198,13 +180,10 @@ def apply_edit(goal: Goal, e: GoalEdit) -> Goal:
     if missing:
         raise ConfigError(f"--drop-maker-option {missing[0]!r}: the maker has no such option "
                           f"({', '.join(m['options']) or 'none set'})")
-    opts.update(maker_option_values(m["type"], e.maker_options))
+    opts.update(e.maker_options)  # typed by the caller for this maker (adapters sit above this package)
     m["options"] = opts
     if e.oracle_options:
-        from ..adapters.agents import oracle_option_values
-
-        data["oracle"]["options"] = {**data["oracle"]["options"],
-                                     **oracle_option_values(data["oracle"]["model"], e.oracle_options)}
+        data["oracle"]["options"] = {**data["oracle"]["options"], **e.oracle_options}
     env = {k: v for k, v in data["conditionEnv"].items() if k not in e.drop_check_env}
     env.update(e.check_env)
     data["conditionEnv"] = env
