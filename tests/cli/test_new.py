@@ -103,6 +103,11 @@ def test_new_interactive_terminal_session(tmp_path: Path) -> None:
         child.sendline("")  # assume: derived observer, marked as an assumption
         child.expect("Target runtime")
         child.sendline("llm")
+        child.expect("Initial value of deployed")
+        child.expect("empty: false")  # the inferred guess, taken when the answer is empty
+        child.sendline("")
+        child.expect("Initial value of built")
+        child.sendline("false")
         child.expect("next: goalkeeper build")
         child.expect(pexpect.EOF)
     finally:
@@ -113,4 +118,5 @@ def test_new_interactive_terminal_session(tmp_path: Path) -> None:
     assert spec.actions["deploy"].cost == 2 and spec.actions["deploy"].run == "touch deployed.flag"
     assert spec.facts["built"].assumption and spec.facts["built"].observe is not None
     assert not spec.facts["deployed"].assumption
+    assert spec.facts["deployed"].initial is False and spec.facts["built"].initial is False
     assert (tmp_path / "agent" / "spec.yaml").read_text().startswith("# target: llm\n")

@@ -66,16 +66,16 @@ def test_goal_already_holds(run_cli: Run, web: Path, write_state: WriteState) ->
     assert (code, out["status"], out["plan"], out["cost"]) == (0, "found", [], 0)
 
 
-def test_unreachable_exit_1_and_explained(run_cli: Run, web: Path, write_state: WriteState) -> None:
+def test_unreachable_exit_3_and_explained(run_cli: Run, web: Path, write_state: WriteState) -> None:
     state = write_state({**STATE, "env": "dev"})  # deploy needs env in [staging, prod]
     r = run_cli("plan", web, "--state", state)
     no_traceback(r)
-    assert r.returncode == 1
+    assert r.returncode == 3  # no plan exists: not an error of the input
     assert "unreachable" in r.stdout
     assert "goal deployed == true (now false)" in r.stdout
     assert "deploy needs env in ['staging', 'prod'], which can never hold" in r.stdout
     code, out = plan_json(run_cli, web, "--state", state)
-    assert code == 1
+    assert code == 3
     assert out["status"] == "unreachable" and out["plan"] == [] and out["cost"] is None
     facts = [u["fact"] for u in out["unreachable"]]
     assert "deployed" in facts
@@ -86,7 +86,7 @@ def test_unreachable_exit_1_and_explained(run_cli: Run, web: Path, write_state: 
 
 def test_exclude(run_cli: Run, web: Path, write_state: WriteState) -> None:
     code, out = plan_json(run_cli, web, "--state", write_state(STATE), "--exclude", "optimize")
-    assert code == 1
+    assert code == 3
     assert out["status"] == "unreachable"
     (gap,) = out["unreachable"]
     assert gap["fact"] == "lcp_ms"
@@ -182,8 +182,8 @@ def test_usage_errors_exit_2(run_cli: Run, args: tuple[str, ...]) -> None:
     assert r.returncode == 2
 
 
-def test_limit_exit_1(run_cli: Run, web: Path, write_state: WriteState) -> None:
+def test_limit_exit_4(run_cli: Run, web: Path, write_state: WriteState) -> None:
     code, out = plan_json(run_cli, web, "--state", write_state(STATE), "--max-seconds", "0")
-    assert code == 1
+    assert code == 4  # no plan yet: the search stopped before it could decide
     assert out["status"] == "limit"
     assert out["plan"] == [] and out["cost"] is None and out["unreachable"] == []

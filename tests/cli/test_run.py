@@ -416,6 +416,10 @@ def test_resume_an_escalated_run_reports_it_with_exit_3(world: Path, goalkeeper_
     run_dir = only_run(goalkeeper_home)
     r = gk("run", "--resume", run_dir.name, home=goalkeeper_home, cwd=world)
     assert r.returncode == 3 and "already escalated (tick_cap)" in r.stdout and "triage item tri-" in r.stdout
+    j = gk("run", "--resume", run_dir.name, "--json", home=goalkeeper_home, cwd=world)
+    (out,) = json_lines(j.stdout)
+    assert j.returncode == 3 and out["escalation"]["triageId"].startswith("tri-")  # type: ignore[index]
+    assert "triage_id" not in out["escalation"]  # type: ignore[operator]
 
 
 def test_resume_sees_an_end_that_only_the_log_recorded(world: Path, goalkeeper_home: Path) -> None:

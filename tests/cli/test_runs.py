@@ -52,11 +52,11 @@ def test_list_json(tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunSta
     r = gk("runs", "list", "--json", home=goalkeeper_home, cwd=tmp_path)
     assert r.returncode == 0
     (rows,) = json_lines(r.stdout)
-    by_id = {row["run_id"]: row for row in rows}  # type: ignore[index]
+    by_id = {row["runId"]: row for row in rows}  # type: ignore[index]
     assert set(by_id) == {good.run_id, bad.run_id}
     assert by_id[good.run_id]["status"] == "reached" and by_id[good.run_id]["tick"] == 1
-    assert by_id[bad.run_id]["status"] == "escalated" and by_id[bad.run_id]["spec_name"] == "bad"
-    assert set(by_id[good.run_id]) == {"run_id", "spec_name", "status", "tick", "created", "updated"}
+    assert by_id[bad.run_id]["status"] == "escalated" and by_id[bad.run_id]["specName"] == "bad"
+    assert set(by_id[good.run_id]) == {"runId", "specName", "status", "tick", "created", "updated"}
 
 
 def test_list_table(tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunState, RunState]) -> None:
@@ -73,7 +73,7 @@ def test_list_flags_a_corrupt_run_without_failing(tmp_path: Path, goalkeeper_hom
     r = gk("runs", "list", "--json", home=goalkeeper_home, cwd=tmp_path)
     assert r.returncode == 0
     (rows,) = json_lines(r.stdout)
-    row = next(x for x in rows if x["run_id"] == good.run_id)  # type: ignore[index]
+    row = next(x for x in rows if x["runId"] == good.run_id)  # type: ignore[index]
     assert row["status"] == "corrupt" and "state.json" in row["error"]
 
 
@@ -90,7 +90,7 @@ def test_show_json(tmp_path: Path, goalkeeper_home: Path, two_runs: tuple[RunSta
     r = gk("runs", "show", bad.run_id, "--json", home=goalkeeper_home, cwd=tmp_path)
     assert r.returncode == 0
     (data,) = json_lines(r.stdout)
-    assert data["run_id"] == bad.run_id and data["status"] == "escalated"
+    assert data["runId"] == bad.run_id and data["status"] == "escalated"
     assert [(t["action"], t["outcome"]) for t in data["history"]] == [("go", "failed"), ("go", "failed")]
     assert data["replans"][0]["corrections"] == [{"fact": "ready", "believed": True, "observed": False}]
     assert data["escalation"]["reason"] == "no_admissible_action"

@@ -45,7 +45,7 @@ def test_act_goal_promotes_with_flags_or_context(run_cli: Run, tmp_path: Path) -
     goal = json.loads(run_cli("goal", "show", out["goalId"], "--json").stdout)
     assert goal["objective"] == "Fix the flaky deploy" and goal["stoppingConditions"][0]["type"] == "test_pass"
     assert goal["maker"]["argv"] == ["python", "fix.py"] and goal["source"]["triageId"] == bare.id
-    assert out["item"]["status"] == "acted" and out["item"]["promoted_goal"] == out["goalId"]
+    assert out["item"]["status"] == "acted" and out["item"]["promotedGoal"] == out["goalId"]
 
     ctx = file_item(source="goal", source_id="goal-aaaaaaaa", reason="no_progress", summary="Make lint clean",
                     context={"stoppingConditions": [{"type": "lint_clean", "command": "ruff check ."}],

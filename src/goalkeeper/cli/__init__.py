@@ -1,7 +1,9 @@
 """The ``goalkeeper`` command. One module per command group, loaded on demand.
 
-Exit codes: 0 success (goal reached / spec valid), 1 error or invalid input,
-2 usage error, 3 escalated (a human must look at the triage inbox).
+Exit codes, the same for every command (docs/cli.md has the table per command):
+0 done (converged, reached, valid, plan found), 1 error, 2 usage error,
+3 escalated or unreachable (a human must look at the triage inbox),
+4 not done yet (paused, the goal does not hold yet, not converged yet).
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# group name -> modules that add subcommands to that group (imported when the group is)
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "goal": ("goal_view", "goal_logs", "goal_edit", "goal_house"),
+}
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [n for n, (mod, _) in COMMANDS.items() if _available(mod)]
@@ -45,6 +53,9 @@ class LazyGroup(click.Group):
         if entry is None or not _available(entry[0]):
             return None
         mod = importlib.import_module(f"goalkeeper.cli.{entry[0]}")
+        for ext in EXTENSIONS.get(cmd_name, ()):
+            if _available(ext):
+                importlib.import_module(f"goalkeeper.cli.{ext}")
         cmd: click.Command = mod.command
         return cmd
 

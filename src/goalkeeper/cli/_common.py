@@ -21,6 +21,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
 from rich.console import Console
 from rich.markup import escape
 
@@ -32,7 +33,9 @@ __all__ = [
     "EXIT_ESCALATED",
     "EXIT_NOT_DONE",
     "EXIT_OK",
+    "EXIT_PIPE",
     "EXIT_USAGE",
+    "camel",
     "clean",
     "echo_json",
     "err_console",
@@ -49,6 +52,7 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_ESCALATED = 3
 EXIT_NOT_DONE = 4  # not an error, not finished: paused, or the goal does not hold yet
+EXIT_PIPE = 141  # stdout closed by its reader (`| head`), as for any Unix tool killed by SIGPIPE
 
 for _stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show is escaped, not fatal
     _reconfigure = getattr(_stream, "reconfigure", None)
@@ -56,8 +60,16 @@ for _stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show
         with contextlib.suppress(ValueError, OSError):  # a closed or exotic stream
             _reconfigure(errors="backslashreplace")
 
-out_console = Console(highlight=False, soft_wrap=True, emoji=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+def _width(stream: Any) -> int | None:
+    """A terminal's own width; in a pipe or a file, wide enough that no table cuts an id."""
+    try:
+        return None if stream.isatty() else 4096
+    except (AttributeError, ValueError, OSError):
+        return 4096
+
+
+out_console = Console(highlight=False, soft_wrap=True, emoji=False, width=_width(sys.stdout))
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, width=_width(sys.stderr))
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,6 +109,12 @@ def json_safe(obj: Any) -> Any:
     return json_safe(str(obj))
 
 
+def camel(d: Mapping[str, Any]) -> dict[str, Any]:
+    """``d`` with its own keys in camelCase, the one convention of every ``--json`` output; the
+    values are kept as they are (maps keyed by fact or action names keep the spec's names)."""
+    return {to_camel(k) if isinstance(k, str) else k: v for k, v in d.items()}
+
+
 def echo_json(obj: Any) -> None:
     """One JSON document on stdout: always valid, always ASCII."""
     click.echo(json.dumps(json_safe(obj), allow_nan=False))
@@ -128,6 +146,10 @@ def handle_errors(fn: F) -> F:
             fail(f"{where}: {msg}")
         except GoalkeeperError as e:
             fail(str(e))
+        except BrokenPipeError:  # `goalkeeper ... | head`: the reader left; say nothing more
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_PIPE)
         except OSError as e:  # a path the user gave cannot be read or written
             fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
         except KeyboardInterrupt:

@@ -6,8 +6,10 @@ Exit codes of ``goal run``/``goal resume``: 0 converged, 1 error or abandoned,
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
+import time
 from typing import Any
 
 import click
@@ -23,7 +25,6 @@ from ..convergence import (
     check_goal,
     conditions_from_commands,
     create_goal,
-    list_goals,
     load_goal,
     pause_goal,
     resume_goal,
@@ -35,6 +36,7 @@ from ..convergence.protect import DEFAULT_TESTS
 from ..convergence.verdict import check_verdict
 from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
+from ..errors import ConfigError, GoalkeeperError
 from ..store.atomic import USER_FILE, write_json_atomic
 from ._common import (
     EXIT_ERROR,
@@ -49,6 +51,9 @@ from ._common import (
     resolve,
 )
 from ._common import esc as _esc
+from ._config import with_goal_defaults
+from ._help import CONFIG_HELP, PROTECTED_HELP
+from ._live import event_lines, goal_status, status_line
 
 __all__ = ["command"]
 
@@ -67,7 +72,7 @@ def command() -> None:
     """Goal convergence: a maker iterates until stopping conditions hold, judged by an oracle."""
 
 
-@command.command("new")
+@command.command("new", epilog=PROTECTED_HELP + "\n\n" + CONFIG_HELP)
 @click.argument("objective")
 @click.option("--until", "until", multiple=True, required=True, metavar="CMD",
               help="Stopping condition command (repeatable); run without a shell.")
@@ -79,6 +84,8 @@ def command() -> None:
 @click.option("--maker-type", default="command", show_default=True,
               help="command, or a coding-agent CLI: claude-code, codex, gemini, opencode, aider, goose.")
 @click.option("--maker-model", default=None, help="The maker's model (the oracle must use another).")
+@click.option("--maker-option", "maker_options", multiple=True, metavar="KEY=VALUE",
+              help="Coding-agent maker setting, e.g. permission_mode=acceptEdits or program=/opt/bin/claude.")
 @click.option("--maker-timeout", default="30m", show_default=True, help="Per-iteration maker timeout.")
 @click.option("--max-iterations", default="15", show_default=True, help="Number, or 'none'.")
 @click.option("--max-duration", default="2h", show_default=True, help="'2h', '30m', '90s' or 'none'.")
@@ -107,8 +114,10 @@ def command() -> None:
               help="Oracle provider setting, e.g. base_url=http://127.0.0.1:8080/v1 (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the goal as JSON.")
 @handle_errors
+@with_goal_defaults
 def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], threshold: float | None,
-            maker: str | None, maker_type: str, maker_model: str | None, maker_timeout: str,
+            maker: str | None, maker_type: str, maker_model: str | None, maker_options: tuple[str, ...],
+            maker_timeout: str,
             max_iterations: str, max_duration: str,
             max_dollars: str, workspace: str | None, protect: tuple[str, ...], no_default_protect: bool,
             allow_edit: tuple[str, ...], check_outputs: tuple[str, ...], check_env: tuple[str, ...],
@@ -129,7 +138,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
         conditions_from_commands(list(until), list(types), threshold),
         budget=budget,
         maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
-                        timeout=maker_timeout, sandbox=sandbox),
+                        timeout=maker_timeout, sandbox=sandbox, options=_maker_options(maker_type, maker_options)),
         oracle=OracleConfig(model=oracle_model, options=_options(oracle_model, oracle_options)),
         guards=guards,
         workspace=workspace,
@@ -152,49 +161,39 @@ def _kv(item: str, flag: str) -> tuple[str, str]:
 
 
 class _Progress:
-    """Event sink: one rich line per event, or the raw event as a JSON line."""
+    """Event sink of `goal run`: lines per event and, on a terminal, one live status line
+    (iteration k/N, phase and for how long, active time, dollars spent and left, last hint);
+    with ``--json``, the raw event as a JSON line."""
 
     def __init__(self, as_json: bool) -> None:
         self.as_json = as_json
         self.status: Status | None = None
+        self.snapshot: dict[str, Any] | None = None
+        self._at = time.monotonic()
 
     def __call__(self, ev: dict[str, Any]) -> None:
         if self.as_json:
             echo_json(ev)
             return
-        kind, n = ev["event"], ev.get("iteration")
+        self._refresh(str(ev.get("goalId", "")))
         if self.status is not None:
-            self.status.update(_PHASE_TEXT.get(kind, "working…").format(n=n))
-        p = out_console.print
-        if kind == "iteration.started":
-            p(f"[bold]iteration {n}[/]{' (resumed)' if ev.get('resumed') else ''}: maker running…")
-        elif kind == "maker.finished":
-            changed = "changed the tree" if ev.get("treeChanged") else "[yellow]no change[/]"
-            p(f"  maker: {_esc(ev.get('summary'))} ({changed}, ${ev.get('costDollars', 0):.2f})")
-        elif kind == "iteration.rejected":
-            p(f"  [red]rejected:[/] {_esc('; '.join(ev.get('reasons', [])))}")
-        elif kind == "conditions.finished":
-            for r in ev.get("results", []):
-                mark = "[green]✔[/]" if r["passed"] else "[red]✘[/]"
-                p(f"  {mark} {_esc(r['command'])}: {_esc(r['summary'])}")
-        elif kind == "oracle.finished":
-            p(f"  oracle: {_esc(ev.get('verdict'))} (confidence {_esc(ev.get('confidence'))})")
-        elif kind == "goal.converged":
-            p(f"[bold green]converged[/] at iteration {n or ev.get('iteration')}, ${ev.get('spentDollars', 0):.2f}")
-        elif kind == "goal.escalated":
-            p(f"[bold red]escalated[/] ({_esc(ev.get('reason'))}): {_esc(ev.get('detail'))}")
-            p(f"  triage item {_esc(ev.get('triageId'))}: `goalkeeper triage show {_esc(ev.get('triageId'))}`")
-        elif kind == "goal.paused":
-            p(f"[yellow]paused[/]: {_esc(ev.get('detail'))}; resume with `goalkeeper goal resume {ev['goalId']}`")
-        elif kind == "goal.abandoned":
-            p("[red]abandoned[/]")
+            self.status.update(self)
+        for line in event_lines(ev):
+            out_console.print(line)
 
+    def _refresh(self, goal_id: str) -> None:
+        """Re-read the goal this process is running (best effort: a remote engine has no local file)."""
+        try:
+            self.snapshot = goal_status(load_goal(goal_id), pid=os.getpid())
+            self._at = time.monotonic()
+        except (GoalkeeperError, OSError, ValueError):
+            pass
 
-_PHASE_TEXT = {
-    "iteration.started": "iteration {n}: the maker is working…",
-    "maker.finished": "iteration {n}: running the stopping conditions…",
-    "conditions.finished": "iteration {n}: the oracle is judging…",
-}
+    def __rich__(self) -> str:  # re-rendered by the spinner, so the clocks tick between events
+        if self.snapshot is None:
+            return "starting…"
+        width = out_console.width - 4
+        return _esc(status_line(self.snapshot, extra_seconds=time.monotonic() - self._at, width=width))
 
 
 def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
@@ -202,7 +201,7 @@ def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
     progress = _Progress(as_json)
     if as_json or not out_console.is_terminal:
         return run_goal(goal_id, on_event=progress)
-    with out_console.status("starting…") as status:
+    with out_console.status(progress) as status:
         progress.status = status
         return run_goal(goal_id, on_event=progress)
 
@@ -396,102 +395,6 @@ def rollback_cmd(goal_id: str, to: str, dry_run: bool, force: bool) -> None:
                f"{len(plan.delete)} removed)")
 
 
-def _status(goal: Goal) -> dict[str, Any]:
-    last = goal.history[-1] if goal.history else None
-    return {
-        "goalId": goal.goal_id,
-        "state": goal.state,
-        "objective": goal.objective,
-        "iterations": len(goal.history),
-        "maxIterations": goal.budget.max_iterations,
-        "spentDollars": goal.spent_dollars(),
-        "elapsedSeconds": goal.elapsed_seconds,
-        "phase": last.phase if last else None,
-        "lastConditions": [
-            {"command": c.command, "passed": c.passed, "summary": c.summary}
-            for c in (last.condition_results if last else [])
-        ],
-        "lastHint": goal.last_hint(),
-        "escalation": goal.escalation.dump() if goal.escalation else None,
-    }
-
-
-_STATE_STYLE = {"active": "cyan", "paused": "yellow", "converged": "green", "escalated": "red", "failed": "red"}
-
-
-@command.command("status")
-@click.argument("goal_id")
-@click.option("--json", "as_json", is_flag=True)
-@engine_options
-@handle_errors
-def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
-    """One goal's state, spend and last condition results."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    s = _status(_load(goal_id, engine))
-    if as_json:
-        echo_json(s)
-        return
-    style = _STATE_STYLE.get(s["state"], "white")
-    out_console.print(f"{s['goalId']} [{style}]{s['state']}[/]: {_esc(s['objective'])}")
-    out_console.print(f"  iterations {s['iterations']}/{s['maxIterations'] or '∞'}, "
-                      f"${s['spentDollars']:.2f}, {s['elapsedSeconds']:.0f}s active")
-    for c in s["lastConditions"]:
-        out_console.print(f"  {'✔' if c['passed'] else '✘'} {_esc(c['command'])}: {_esc(c['summary'])}")
-    if s["escalation"]:
-        e = s["escalation"]
-        out_console.print(f"  escalated: {_esc(e['reason'])}: {_esc(e['detail'])} (triage {_esc(e.get('triageId'))})")
-
-
-@command.command("show")
-@click.argument("goal_id")
-@click.option("--json", "as_json", is_flag=True, help="The whole goal file, migrated.")
-@engine_options
-@handle_errors
-def show_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
-    """Everything about a goal, including every iteration."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    goal = _load(goal_id, engine)
-    if as_json:
-        echo_json(goal.dump())
-        return
-    status_cmd.callback(goal_id, False, engine=engine)  # type: ignore[misc]
-    for c in goal.stopping_conditions:
-        out_console.print(f"  until {_esc(c.label())}")
-    for h in goal.history:
-        verdict = f"rejected: {h.rejected}" if h.rejected else (h.oracle_verdict or f"in {h.phase}")
-        unknown = "" if h.cost_known else " (some prices unknown)"
-        out_console.print(f"  #{h.iteration} {_esc(verdict)}; maker: {_esc(h.maker_summary or '-')}; "
-                          f"${h.cost_dollars:.4f} = maker ${h.maker_cost_dollars:.4f} + oracle "
-                          f"${h.oracle_cost_dollars:.4f}{unknown}")
-        for r in h.reasons:
-            out_console.print(f"      {_esc(r)}")
-
-
-@command.command("list")
-@click.option("--active", is_flag=True, help="Only active and paused goals.")
-@click.option("--json", "as_json", is_flag=True)
-@engine_options
-@handle_errors
-def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
-    """All goals, oldest first."""
-    broken: list[tuple[str, str]] = []
-    found = list_goals(broken=broken) if engine.is_local else get_engine(engine.name).list_goals(engine.temporal())
-    for name, why in broken:
-        err_console.print(f"[red]{name}: damaged, skipped[/]: {_esc(why)}")
-    goals = sorted(found, key=lambda g: g.created_at or "")
-    if active:
-        goals = [g for g in goals if g.state in ("active", "paused")]
-    if as_json:
-        echo_json([_status(g) for g in goals])
-        return
-    if not goals:
-        out_console.print("no goals; create one with `goalkeeper goal new OBJECTIVE --until 'CMD'`")
-    for g in goals:
-        style = _STATE_STYLE.get(g.state, "white")
-        out_console.print(f"{g.goal_id}  [{style}]{g.state:<9}[/] {len(g.history):>3} it  "
-                          f"${g.spent_dollars():>6.2f}  {_esc(g.objective)}")
-
-
 def _options(oracle_model: str, pairs: tuple[str, ...]) -> dict[str, Any]:
     """KEY=VALUE pairs typed for the oracle (``max_retries=0`` is the int 0), checked now."""
     from ..adapters.agents import oracle_option_values
@@ -503,6 +406,23 @@ def _options(oracle_model: str, pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.BadParameter(f"{p!r} is not KEY=VALUE", param_hint="--oracle-option")
         out[key] = value
     return oracle_option_values(oracle_model, out)
+
+
+def _maker_options(maker_type: str, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """KEY=VALUE pairs typed for the maker (coding-agent CLIs declare theirs), checked now."""
+    values = dict(_kv(p, "--maker-option") for p in pairs)
+    if not values:
+        return {}
+    if maker_type in ("command", "host"):
+        raise ConfigError(f"--maker-option: the {maker_type} maker takes no options; put its arguments in "
+                          "--maker 'PROGRAM ARGS' (options are for coding-agent makers, e.g. "
+                          "--maker-type claude-code --maker-option permission_mode=acceptEdits)")
+    from ..adapters.agents import AGENT_CLIS, AGENT_OPTIONS
+    from ..llm import coerce_options
+
+    if maker_type in AGENT_CLIS:
+        return coerce_options(None, values, table=AGENT_OPTIONS, where="--maker-option")
+    return values  # a third-party maker: its own factory checks them
 
 
 def _split_maker(maker: str | None) -> list[str]:

@@ -2,13 +2,16 @@
 
 Prompts only for what the answers and flags left out, and only on a terminal;
 without one (or with ``--no-input``) the gaps are derived and marked
-``assumption: true``. Exit 0 written, 1 error, 2 usage.
+``assumption: true``. That includes each fact's initial value, so a fresh spec
+can be planned at once (``goalkeeper plan spec.yaml``; ``plan --observe`` plans
+from the world instead). Exit 0 written, 1 error, 2 usage.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -49,12 +52,14 @@ _TYPES = click.Choice(["bool", "int", "float", "str"])
 @click.option("--action", "actions", multiple=True,
               help="'NAME[(cost=N,destructive,confirm)]: PRE -> EFFECTS [| RUN]', e.g. "
                    "'deploy: built=true -> deployed=true | ./deploy.sh'.")
+@click.option("--initial", "initials", multiple=True, metavar="FACT=VALUE",
+              help="A fact's initial value (what `plan` assumes without --observe); inferred when left out.")
 @click.option("--target", type=click.Choice(TARGETS), help="Runtime the spec is built for.")
 @click.option("--no-input", is_flag=True, help="Never prompt; derive what is missing.")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @handle_errors
 def command(output: str, answers_path: str | None, name: str | None, goals: tuple[str, ...],
-            facts: tuple[str, ...], actions: tuple[str, ...], target: str | None,
+            facts: tuple[str, ...], actions: tuple[str, ...], initials: tuple[str, ...], target: str | None,
             no_input: bool, force: bool) -> None:
     """Scaffold a spec: goal (observable facts), facts and their observers, actions, target."""
     out = Path(output)
@@ -68,9 +73,16 @@ def command(output: str, answers_path: str | None, name: str | None, goals: tupl
         fname, entry = parse_fact(text)
         a.facts.setdefault(fname, {}).update(entry)
     a.actions.update(dict(parse_action(t) for t in actions))
-    if not no_input and sys.stdin.isatty():
+    for text in initials:
+        fact, value = parse_condition(text)
+        if isinstance(value, dict):
+            raise ConfigError(f"--initial {text!r}: give a value (FACT=VALUE), not a condition")
+        a.facts.setdefault(fact, {})["initial"] = value
+    interactive = not no_input and sys.stdin.isatty()
+    if interactive:
         _ask(a, default_name=out.parent.name if out.stem == "spec" else out.stem)
     a = derive(a)
+    _initial_values(a, ask=interactive)
     text, spec = render_spec(a)
     write_text_atomic(out, text, mode=USER_FILE)  # the user's file: their umask decides, not 0600
     out_console.print(f"wrote {out}: {len(spec.facts)} facts, {len(spec.actions)} actions", markup=False)
@@ -83,6 +95,49 @@ def command(output: str, answers_path: str | None, name: str | None, goals: tupl
     for issue in lint(spec):
         out_console.print(f"  {issue.severity}: {issue.path}: {issue.message}", markup=False)
     out_console.print(f"next: goalkeeper build {out} --target {a.target}", markup=False)
+
+
+def infer_initial(a: Answers, fact: str) -> tuple[Any, str] | None:
+    """A fact's likely value before the agent acts, and why; None when nothing fits (numbers, text).
+
+    A fact some action sets is assumed not set yet; a goal fact no action sets is
+    assumed not to hold yet; a fact that only preconditions name (the world's,
+    no action changes it) is assumed to be as they need it.
+    """
+    entry = a.facts.get(fact, {})
+    if entry.get("type", "bool") != "bool":
+        return None
+    effects = [act["effects"][fact] for act in a.actions.values() if fact in (act.get("effects") or {})]
+    if effects and isinstance(effects[0], bool):
+        return (not effects[0]), "no action has set it yet"
+    goal = a.goal.get(fact)
+    if isinstance(goal, bool):
+        return (not goal), "the goal does not hold yet"
+    pres = [act["pre"][fact] for act in a.actions.values() if isinstance((act.get("pre") or {}).get(fact), bool)]
+    if pres:
+        return pres[0], "no action sets it: assumed to be as the preconditions need it"
+    return None
+
+
+def _initial_values(a: Answers, *, ask: bool) -> None:
+    """Give every fact an initial value (asked on a terminal, else inferred and marked an assumption)."""
+    for fact, entry in a.facts.items():
+        if "initial" in entry or entry.get("diagnostic"):
+            continue  # a diagnostic fact's initial value is a belief the run acts on: only the author sets it
+        guess = infer_initial(a, fact)
+        if ask:
+            hint = f"; empty: {str(guess[0]).lower()}, {guess[1]}" if guess else "; empty: none (plan --observe)"
+            text = click.prompt(f"Initial value of {fact} ({entry.get('type', 'bool')}{hint})", default="",
+                                show_default=False).strip()
+            if text:
+                entry["initial"] = parse_condition(f"{fact}={text}")[1]
+                continue
+        if guess is not None:
+            entry["initial"] = guess[0]  # a guess, said in the notes; the fact's own definition stays the author's
+            a.notes.append(f"facts.{fact}.initial: {str(guess[0]).lower()} ({guess[1]})")
+        else:
+            a.notes.append(f"facts.{fact} has no initial value: plan it with `goalkeeper plan SPEC --observe` "
+                           "or give --initial")
 
 
 def _load_answers(path: str | None) -> Answers:

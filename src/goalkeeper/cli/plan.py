@@ -1,4 +1,9 @@
-"""``goalkeeper plan SPEC --state STATE.json``."""
+"""``goalkeeper plan SPEC [--state STATE.json | --observe]``.
+
+Exit 0 a plan was found (or the goal already holds), 3 unreachable (no plan
+exists: the output names the gap), 4 no plan yet (the search hit --max-seconds
+before it could decide), 1 error, 2 usage.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,28 @@ from ..model.loader import load_spec
 from ..model.state import complete_state, load_state
 from ..planning import SearchLimits, plan
 from ..planning.result import PlanResult
-from ._common import EXIT_ERROR, echo_json, handle_errors, out_console
+from ._common import (
+    EXIT_ESCALATED,
+    EXIT_NOT_DONE,
+    EXIT_OK,
+    EXIT_USAGE,
+    echo_json,
+    fail,
+    handle_errors,
+    out_console,
+)
+from .observe import observe_every_fact, observed_json, observed_table
+
+_EXIT = {"found": EXIT_OK, "unreachable": EXIT_ESCALATED, "limit": EXIT_NOT_DONE}
 
 
 @click.command("plan")
 @click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
 @click.option("--state", "state_path", type=click.Path(dir_okay=False),
               help="JSON object of fact values (facts with `initial` may be left out).")
+@click.option("--observe", "observe", is_flag=True,
+              help="Plan from the world: observe every fact first, as `goalkeeper observe` does (a fact whose "
+                   "observer fails is unknown, which satisfies no condition).")
 @click.option("--search", default="astar", show_default=True,
               type=click.Choice(["astar", "regression", "greedy"]),
               help="astar (optimal, forward), regression (optimal, backward chaining), greedy (fast).")
@@ -29,19 +49,34 @@ from ._common import EXIT_ERROR, echo_json, handle_errors, out_console
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handle_errors
 def command(
-    spec_path: str, state_path: str | None, search: str, heuristic: str | None,
+    spec_path: str, state_path: str | None, observe: bool, search: str, heuristic: str | None,
     exclude: tuple[str, ...], max_seconds: float | None, as_json: bool,
 ) -> None:
-    """Plan from STATE to SPEC's goal. Exit 0 plan found, 1 no plan or error."""
+    """Plan from a state (the spec's initial values, a --state file, or the world with --observe) to
+    SPEC's goal. Exit 0 plan found, 3 unreachable, 4 no plan yet (time limit), 1 error, 2 usage."""
+    if observe and state_path:
+        fail("--observe plans from the world and --state from a file: give one of them", EXIT_USAGE)
     spec = load_spec(spec_path)
-    state = load_state(spec, state_path) if state_path else complete_state(spec, {}, source="initial values")
+    observed = None
+    if observe:
+        observed = observe_every_fact(spec, spec_path)
+        state = {f: o.value for f, o in observed.items()}  # None = unknown: satisfies no condition
+    elif state_path:
+        state = load_state(spec, state_path)
+    else:
+        state = complete_state(spec, {}, source="initial values")
     result = plan(spec, state, search=search, heuristic=heuristic, exclude=exclude,
                   limits=SearchLimits(max_seconds=max_seconds))
     if as_json:
-        echo_json(result.to_dict())
+        out = result.to_dict()
+        if observed is not None:
+            out["observed"] = observed_json(observed)
+        echo_json(out)
     else:
+        if observed is not None:
+            out_console.print(observed_table(observed))
         render(result, spec_path)
-    sys.exit(0 if result.found else EXIT_ERROR)
+    sys.exit(_EXIT.get(result.status, EXIT_ESCALATED))
 
 
 def render(result: PlanResult, title: str) -> None:

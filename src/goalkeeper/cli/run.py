@@ -21,6 +21,7 @@ from ._common import (
     EXIT_ESCALATED,
     EXIT_OK,
     EXIT_USAGE,
+    camel,
     echo_json,
     fail,
     handle_errors,
@@ -108,11 +109,12 @@ def _report_finished(state: RunState, as_json: bool) -> NoReturn:
     """`run --resume` of a run that already ended: say how it ended, exit with that outcome's code."""
     if as_json:
         echo_json({"runId": state.run_id, "status": state.status, "tick": state.tick,
-                   "escalation": state.escalation})
+                   "escalation": camel(state.escalation) if state.escalation else None})
     elif state.status == "reached":
         out_console.print(f"run {state.run_id} already reached its goal (tick {state.tick}); nothing to resume")
     elif state.escalation:
         esc = state.escalation
         out_console.print(f"run {state.run_id} already escalated ({esc['reason']}): {escape(esc['message'])}")
-        out_console.print(f"    triage item {esc.get('triage_id')} · report {escape(str(esc.get('report')))}")
+        tri = f"triage item {escape(str(esc['triage_id']))}" if esc.get("triage_id") else "no triage item"
+        out_console.print(f"    {tri} · report {escape(str(esc.get('report') or '-'))}")
     sys.exit(_exit_code(state))

@@ -314,7 +314,7 @@ def _report(goal: Goal, reason: str, detail: str) -> str:
     for h in goal.history:
         failing = [c.command for c in h.condition_results if not c.passed]
         status = f"rejected: {h.rejected}" if h.rejected else (h.oracle_verdict or h.phase)
-        lines.append(f"- {h.iteration}: {status}; maker: {h.maker_summary or '-'}; failing: {failing or '-'}")
+        lines.append(f"- {h.iteration}: {status}; maker: {h.maker_summary or '-'}; failing: {', '.join(failing) or '-'}")
     lines += ["", f"Spent ${goal.spent_dollars():.2f} over {goal.elapsed_seconds:.0f}s of active time.", ""]
     return "\n".join(lines)
 

@@ -28,6 +28,7 @@ from ..errors import ConfigError, GoalkeeperError
 from ..proc import Policy, Runner, bwrap_path, end_leftovers, policy, run_argv
 from ..proc.sandbox import Sandbox
 from ..store import goals as gstore
+from ..store import triage
 from ..store.home import home, now_iso
 from . import ledger
 from .checkpoints import Checkpoint
@@ -245,6 +246,8 @@ class GoalLoop:
         elif isinstance(d, Converged):
             goal.state = "converged"
             self._commit(goal, "goal.converged", iteration=d.iteration, spentDollars=goal.spent_dollars())
+            triage.resolve_by("goal", goal.goal_id, workspace=goal.workspace, root=self.root,
+                              commands=[c.command for c in goal.stopping_conditions])  # close what this answers
         elif isinstance(d, Escalate):
             goal.state = "escalated"
             goal.escalation = Escalation(reason=d.reason, detail=d.detail, at=now_iso())

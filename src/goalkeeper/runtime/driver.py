@@ -22,6 +22,7 @@ from ..model.lint import require_runnable
 from ..model.loader import load_spec
 from ..model.spec import Spec
 from ..store import now_iso, write_text_atomic
+from ..store.triage import resolve_by
 from .decide import SpecModel
 from .hybrid import LLMProposer
 from .machine import (
@@ -173,6 +174,9 @@ class _Driver:
         while True:
             instruction = machine.send(result)
             if isinstance(instruction, Done):
+                if self.state.status == "reached":  # a success closes the triage items it answers
+                    resolve_by("run", self.state.run_id, workspace=str(self.base), spec=self.state.spec_path,
+                               commands=until_commands(self.state.spec_path), root=self.opts.root)
                 return self.state
             if isinstance(instruction, Commit):
                 self.commit(instruction, machine)
