@@ -86,7 +86,7 @@ def test_runner_strikes_replans_and_escalates(bare_python: Path, tmp_path: Path)
     assert item["context"]["workspace"] == str(work)
     (until,) = item["context"]["until"]
     check = subprocess.run(shlex.split(until), capture_output=True, text=True, timeout=60)
-    assert check.returncode == 1 and json.loads(check.stdout)["holds"] is False
+    assert check.returncode == 4 and json.loads(check.stdout)["holds"] is False
     (work / "done.flag").write_text("")
     assert subprocess.run(shlex.split(until), capture_output=True, timeout=60).returncode == 0
 
@@ -231,7 +231,7 @@ def test_runner_plan_and_check_modes(tmp_path: Path) -> None:
     proposal.write_text(json.dumps({"action": "release", "expects": {"released": True}, "reason": "x"}))
     r = subprocess.run([sys.executable, "-I", str(runner), "check", str(proposal), "--state", str(state)],
                        capture_output=True, text=True, timeout=30)
-    assert r.returncode == 1
+    assert r.returncode == 4
     assert json.loads(r.stdout)["problems"] == ["precondition version >= 2 does not hold (observed 1)"]
     proposal.write_text(json.dumps({"action": "bump", "expects": {"version": 2}, "reason": "x"}))
     r = subprocess.run([sys.executable, "-I", str(runner), "check", str(proposal), "--state", str(state)],

@@ -89,7 +89,7 @@ def test_every_tool_is_listed_with_a_json_schema_and_the_spec_tools_answer(tmp_p
     cli = gk("plan", "spec.yaml", cwd=tmp_path)
     assert _error(r["noinitial"]) == cli.stderr.strip().removeprefix("error: ")
     observed = _data(r["observe"])
-    assert observed["goal_holds"] is False and observed["facts"]["done"]["value"] is False
+    assert observed["goalHolds"] is False and observed["facts"]["done"]["value"] is False
     built = _data(r["build"])
     assert "runner.py" in built["files"] and (tmp_path / "out" / "runner.py").is_file()
     assert _error(r["badtype"]) == "plan: spec: Input should be a valid string (got 7)"  # refused before it runs

@@ -19,7 +19,8 @@ Commands run in --workdir (use the spec's folder), like the runtime does.
     python runner.py holds                             exit 0 only if the goal holds, observed now
 
 --json prints one JSON object per event, in goalkeeper's event vocabulary.
-Exit codes: 0 goal reached / ok, 1 error or refused, 3 escalated.
+Exit codes, as goalkeeper's CLI: 0 goal reached / holds / ok, 1 error, 3 escalated or no plan,
+4 not done (the goal does not hold, a proposal refused).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
 # <<< inline
 
 INF = float("inf")
-EXIT_OK, EXIT_ERROR, EXIT_ESCALATED = 0, 1, 3
+EXIT_OK, EXIT_ERROR, EXIT_ESCALATED, EXIT_NOT_DONE = 0, 1, 3, 4  # as goalkeeper's own CLI (docs/cli.md)
 Table = dict[str, Any]
 State = dict[str, Any]
 
@@ -670,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
         seen, unknown = observe(table, goal_facts, workdir, env)
         ok = all_hold(table["goal"], seen)
         print(json.dumps({"holds": ok, "facts": seen, "unknown": unknown}))
-        return EXIT_OK if ok else EXIT_ERROR
+        return EXIT_OK if ok else EXIT_NOT_DONE
     if args.state:
         given = json.loads(Path(args.state).read_text(encoding="utf-8"))
         state = {f: given.get(f, d.get("initial")) for f, d in table["facts"].items()}
@@ -686,12 +687,12 @@ def main(argv: list[str] | None = None) -> int:
         if found is None:
             out["unreachable"] = explain(table, state)[0]
         print(json.dumps(out))
-        return EXIT_OK if found else EXIT_ERROR
+        return EXIT_OK if found else EXIT_ESCALATED  # unreachable: a human must change the world or the spec
     if not args.proposal:
         ap.error("check needs a PROPOSAL.json file")
     problems = check(table, json.loads(Path(args.proposal).read_text(encoding="utf-8")), state, args.yes)
     print(json.dumps({"ok": not problems, "problems": problems}))
-    return EXIT_OK if not problems else EXIT_ERROR
+    return EXIT_OK if not problems else EXIT_NOT_DONE  # judged and refused: not an error
 
 
 if __name__ == "__main__":

@@ -34,6 +34,11 @@ class LocalEngine:
     def run_goal(self, goal_id: str, *, on_event: EventSink | None = None, wait: bool = True) -> Goal:
         from ..convergence.loop import run_goal
 
+        if not wait:
+            from ..errors import ConfigError
+
+            raise ConfigError("the local engine runs a goal in this process; to start it and return, "
+                              "use --engine temporal (with `goalkeeper worker` running)")
         return run_goal(goal_id, root=self.root, on_event=on_event)
 
     def pause_goal(self, goal_id: str) -> str:
@@ -63,6 +68,11 @@ class LocalEngine:
         from ..convergence.persist import list_goals
 
         return list_goals(self.root, broken)
+
+    def resolve_goal_id(self, text: str) -> str:
+        from ..store.ids import resolve_id
+
+        return resolve_id("goal", text, self.root)
 
 
 _check: type[Engine] = LocalEngine  # mypy: the local engine fulfils the contract

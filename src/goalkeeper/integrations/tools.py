@@ -91,7 +91,7 @@ def observe_tool(spec: str) -> dict[str, Any]:
     obs = observe_all(loaded, list(loaded.facts), ctx)
     facts = {f: o.value for f, o in obs.items()}
     return {
-        "goal_holds": goal_holds(loaded, facts),
+        "goalHolds": goal_holds(loaded, facts),
         "unmet": [str(c) for c in loaded.goal_conditions if not c.holds(facts.get(c.fact))],
         "facts": {f: {"value": o.value, "error": o.error, "detail": o.detail} for f, o in obs.items()},
     }

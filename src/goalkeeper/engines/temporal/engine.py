@@ -68,5 +68,16 @@ class TemporalEngine:
 
         return list_goals(self.cfg, root=self.root)
 
+    def resolve_goal_id(self, text: str) -> str:
+        """A prefix or ``last`` is looked up in the shared store; the cluster may hold goals it does not
+        know, so a well-formed full id passes as is."""
+        from ...errors import NotFoundError
+        from ...store.ids import check_id, resolve_id
+
+        try:
+            return resolve_id("goal", text, self.root)
+        except NotFoundError:
+            return check_id("goal", text)
+
 
 _check: type[Engine] = TemporalEngine
