@@ -30,6 +30,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "goal": ("goal", "Goal convergence: maker iterates, conditions and oracle judge."),
     "heartbeat": ("heartbeat", "Run scan commands and file triage items or goals."),
     "worker": ("worker", "Run a worker for a scale-out engine (Temporal)."),
+    "doctor": ("doctor", "Find what would fail before it runs (a spec, a goal, or this machine)."),
+}
+# group -> modules that add subcommands to it (imported after the group's own module)
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "goal": ("goal_report",),
+    "runs": ("runs_report",),
 }
 
 
@@ -42,6 +48,9 @@ class LazyGroup(click.Group):
         if entry is None or not _available(entry[0]):
             return None
         mod = importlib.import_module(f"goalkeeper.cli.{entry[0]}")
+        for ext in EXTENSIONS.get(cmd_name, ()):
+            if _available(ext):
+                importlib.import_module(f"goalkeeper.cli.{ext}")
         cmd: click.Command = mod.command
         return cmd
 
