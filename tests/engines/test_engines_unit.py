@@ -8,7 +8,7 @@ import pytest
 
 from goalkeeper.convergence import Budget, Escalation, StartIteration
 from goalkeeper.convergence.decide import Escalate
-from goalkeeper.engines import engine_names, get_engine
+from goalkeeper.engines import engine_names, get_engine, make_engine
 from goalkeeper.engines.temporal.config import load_config
 from goalkeeper.engines.temporal.goal_activities import decision_from_dict, decision_to_dict
 from goalkeeper.engines.temporal.goal_workflow import apply_resume
@@ -19,7 +19,7 @@ from .helpers import new_goal
 
 def test_registry_names_both_engines() -> None:
     assert engine_names() == ["local", "temporal"]
-    assert get_engine("local").run_goal is not None
+    assert callable(make_engine("local").run_goal)
     with pytest.raises(ConfigError, match="unknown engine 'nope'"):
         get_engine("nope")
 

@@ -126,11 +126,6 @@ def test_special_files_in_place_of_state(goalkeeper_home: Path, tmp_path: Path) 
         only_store_errors(load_goal, gid)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "convergence/persist.py _m001_from_unversioned calls dict(c) on each conditionResults entry and "
-    "iterates it unchecked, so an unversioned goal file with conditionResults 5 or {'a': 1} raises "
-    "TypeError/ValueError (not CorruptStateError) and list_goals stops at it; the fix belongs to "
-    "the owner of convergence/ (wrap migrate() errors into CorruptStateError). Remove this marker then."))
 @pytest.mark.parametrize("odd", [5, {"a": 1}, "text", [1, 2]])
 def test_an_unversioned_goal_with_odd_condition_results_is_reported_not_raised(
         goalkeeper_home: Path, odd: Any) -> None:

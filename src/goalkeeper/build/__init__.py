@@ -21,7 +21,7 @@ from ..model.lint import require_runnable
 from ..model.spec import Spec
 from ..planning import plan
 from ..planning.result import PlanResult
-from ..store.atomic import write_text_atomic
+from ..store.atomic import USER_FILE, write_text_atomic
 from .document import render_document
 from .prompts import response_schema, system_prompt, validator_contract
 from .table import action_table, table_json
@@ -136,7 +136,7 @@ def write_build(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     written = []
     for name in sorted(files):
         path = out / name
-        write_text_atomic(path, files[name])
+        write_text_atomic(path, files[name], mode=USER_FILE)
         if name.endswith(".py"):
             path.chmod(0o755)
         written.append(path)

@@ -254,6 +254,20 @@ class CheckpointStore:
             args += ["--", *plist]
         return self._git(args).decode(errors="replace")
 
+    def blame(self, cp: Checkpoint, path: str, lines: Iterable[int]) -> dict[int, str]:
+        """line -> the checkpoint commit that last changed it (within this goal's chain)."""
+        wanted = sorted({n for n in lines if n > 0})
+        if not wanted:
+            return {}
+        args = ["blame", "--porcelain", *[x for n in wanted for x in ("-L", f"{n},{n}")], cp.commit, "--", path]
+        out = self._git(args, check=False).decode(errors="replace").splitlines()
+        found: dict[int, str] = {}
+        for line in out:
+            parts = line.split()
+            if len(parts) >= 3 and len(parts[0]) == 40 and all(c in "0123456789abcdef" for c in parts[0]):
+                found[int(parts[2])] = parts[0]
+        return found
+
     def content_sha256(self, data: bytes) -> str:
         return hashlib.sha256(data).hexdigest()
 

@@ -20,7 +20,15 @@ from typing import Any
 
 from ..proc import ProcResult, Runner, run_argv, split_command
 from .goal import ConditionResult, StoppingCondition, parse_duration
-from .sealed import Outcomes, collect, coverage_total, prepare, sealed_env, tests_verdict
+from .sealed import (
+    Outcomes,
+    collect,
+    coverage_total,
+    prepare,
+    read_probe,
+    sealed_env,
+    tests_verdict,
+)
 from .toolchain import resolve_command
 
 __all__ = [
@@ -241,6 +249,7 @@ def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | Non
         counts["deselected"] = ev.outcomes.deselected
     if ev.ruff is not None:
         counts["findings"] = len(ev.ruff)
+    failures = [{"test": nid, **info} for nid, info in list((ev.outcomes.failures if ev.outcomes else {}).items())[:20]]
     return ConditionResult(
         type=cond.type,
         command=" ".join(split_command(cond.command)),
@@ -254,6 +263,7 @@ def check_condition(cond: StoppingCondition, res: ProcResult, ev: Evidence | Non
         sealed=ev.sealed,
         counts=counts,
         spawn_error=res.spawn_error,
+        failures=failures,
     )
 
 
@@ -263,6 +273,37 @@ def run_condition(
     """Run one condition in ``workspace`` and judge its output (unsealed: exit code and summary)."""
     res = runner(split_command(cond.command), cwd=workspace, timeout=parse_duration(cond.timeout))
     return check_condition(cond, res)
+
+
+def _paths_file(path: Path, workspace: Path, rels: Sequence[str]) -> str:
+    path.write_text(json.dumps([str(workspace / r) for r in rels]), encoding="utf-8")
+    return str(path)
+
+
+def _run_new_tests(cmd: Any, cond: StoppingCondition, workspace: Path, env: dict[str, str], mine: Path,
+                   old_tests: Sequence[str], new_tests: Sequence[str], first: ProcResult, outcomes: Outcomes,
+                   runner: Runner, owner: str | None) -> tuple[ProcResult, Outcomes | None]:
+    """The new test files in a session of their own; their outcomes join the baseline run's."""
+    probe_b = mine / "probe-new.json"
+    env_b = {**env, "GOALKEEPER_PROBE_OUT": str(probe_b),
+             "GOALKEEPER_PROBE_IGNORE": _paths_file(mine / "ignore-old.json", workspace, old_tests)}
+    res_b = runner(cmd.argv, cwd=workspace, env=env_b, inherit_env=False, timeout=parse_duration(cond.timeout),
+                   resolve=False, strict=True, owner=owner, side_channel=cmd.side_channel)
+    new = read_probe(probe_b, res_b.side)
+    if new is None:
+        missing = Outcomes({**outcomes.by_id, "(new test files)": "not run"}, outcomes.deselected,
+                           outcomes.collect_errors, outcomes.tampered, outcomes.exitstatus, outcomes.counts)
+        return first, missing
+    by_id = {**new.by_id, **outcomes.by_id}
+    counts: dict[str, int] = {}
+    for v in by_id.values():
+        counts[v] = counts.get(v, 0) + 1
+    merged = Outcomes(by_id, outcomes.deselected + new.deselected, outcomes.collect_errors + new.collect_errors,
+                      tuple(sorted(set(outcomes.tampered) | set(new.tampered))), outcomes.exitstatus, counts,
+                      {**new.failures, **outcomes.failures})
+    # exit 5 (no tests collected) in the second session just means the new files hold no tests
+    worst = first if first.exit_code not in (0, None) or res_b.exit_code in (0, 5) else res_b
+    return worst, merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,11 +323,16 @@ def run_sealed(
     runner: Runner = run_argv,
     owner: str | None = None,
     base_env: Mapping[str, str] | None = None,
+    new_tests: Sequence[str] = (),
+    old_tests: Sequence[str] = (),
 ) -> SealedRun:
     """Run every condition sealed (see :mod:`.sealed`) and judge it against its baseline run.
 
     ``tampered`` lists runner functions the code under test replaced while the
-    tests ran: evidence of tampering, not just a failing check.
+    tests ran: evidence of tampering, not just a failing check. With
+    ``new_tests`` (test files added since the baseline), a test condition runs
+    twice: the baseline tests without the new files (so a new test module
+    cannot patch the code for the old ones), then the new files alone.
     """
     results: list[ConditionResult] = []
     outs: list[dict[str, Any] | None] = []
@@ -309,10 +355,17 @@ def run_sealed(
                 texts.append(res.output)
                 continue
             cmd = prepare(resolved, mine)
+            split = bool(new_tests) and cmd.probe is not None and cond.type == "test_pass"
+            if split:
+                env_i["GOALKEEPER_PROBE_IGNORE"] = _paths_file(mine / "ignore-new.json", workspace, new_tests)
             res = runner(cmd.argv, cwd=workspace, env=env_i, inherit_env=False, timeout=parse_duration(cond.timeout),
-                         resolve=False, strict=True, owner=owner)
+                         resolve=False, strict=True, owner=owner, side_channel=cmd.side_channel)
             got = collect(cmd, res)
             outcomes = Outcomes.load(got["outcomes"]) if got.get("outcomes") else None
+            if split and outcomes is not None:
+                res, outcomes = _run_new_tests(cmd, cond, workspace, env_i, mine, old_tests, new_tests, res,
+                                               outcomes, runner, owner)
+                got["outcomes"] = outcomes.dump() if outcomes else None
             base = baselines[i] if i < len(baselines) else None
             base_out = Outcomes.load(base["outcomes"]) if base and base.get("outcomes") else None
             cov = None

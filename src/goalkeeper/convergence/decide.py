@@ -90,6 +90,32 @@ def _unrunnable(last: Iteration) -> Escalate | None:
     return None
 
 
+def _reworked(done: list[Iteration], limit: int) -> Escalate | None:
+    """A function the maker changed in ``limit`` iterations and that still fails: stop reworking it."""
+    last = done[-1]
+    if last.rejected or last.oracle_verdict != "not_converged":
+        return None
+    still = {(fr.get("path"), fr.get("func")) for c in last.condition_results for f in c.failures
+             for fr in f.get("frames", []) if fr.get("changedIn")}
+    if not still:
+        return None
+    counts: dict[tuple[object, object], set[int]] = {}
+    for h in done:
+        for c in h.condition_results:
+            for f in c.failures:
+                for fr in f.get("frames", []):
+                    key = (fr.get("path"), fr.get("func"))
+                    if key in still and fr.get("changedIn") == h.iteration:
+                        counts.setdefault(key, set()).add(h.iteration)
+    worst = max(counts.items(), key=lambda kv: len(kv[1]), default=None)
+    if worst is None or len(worst[1]) < limit:
+        return None
+    (path, func), its = worst
+    return Escalate("repeated_failure", f"{path} {func}() was reworked in iterations "
+                                        f"{', '.join(map(str, sorted(its)))} and its tests still fail there "
+                                        f"(limit {limit}); look at it yourself")
+
+
 def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
     g = goal.guards
     last = done[-1]
@@ -119,6 +145,9 @@ def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
         return Escalate(
             "repeated_failure", f"the maker failed {fails} times in a row (limit {g.max_maker_failures}); last {what}"
         )
+    rework = _reworked(done, g.max_rework)
+    if rework is not None:
+        return rework
     n = g.no_progress_iterations
     tail = _tail([h for h in done if not h.rejected], n)
     if tail and all(_after(h) is not None and _after(h) == h.tree_before for h in tail):

@@ -209,6 +209,7 @@ class Guards(_Model):
         default=2, ge=1, description="oracle verdicts in a row below minConfidence before escalating"
     )
     max_restarts: int = Field(default=3, ge=0, description="interrupted maker runs of one iteration before escalating")
+    max_rework: int = Field(default=3, ge=1, description="iterations that change one failing function before escalating")
     checkpoint: bool = True
     include_credentials: bool = Field(
         default=False, description="store .env, *.pem, id_* ... in checkpoints (never by default)"
@@ -227,6 +228,11 @@ class ConditionResult(_Model):
     duration_seconds: float = 0.0
     sealed: bool = Field(default=False, description="judged from a structured report in a sealed environment")
     spawn_error: str | None = Field(default=None, description="the command could not start")
+    failures: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="failing tests: where each failed and the workspace frames it passed through, each with the "
+                    "iteration that last changed that line (changedIn; 0 = before the goal)",
+    )
     counts: dict[str, int] = Field(default_factory=dict, description="tests by outcome, lint findings, ...")
 
 

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from ..adapters._proc import Runner, run_argv
 from ..errors import ConfigError
 from ..store import triage
-from ..store.atomic import append_jsonl, read_jsonl
+from ..store.atomic import append_jsonl, read_data, read_jsonl
 from ..store.home import home
 from .conditions import run_condition
 from .goal import Budget, MakerSpec, StoppingCondition, _Model
@@ -92,11 +91,9 @@ def load_config(path: str | Path) -> tuple[HeartbeatConfig, Path]:
     """Parse a YAML/JSON heartbeat config; returns it with the workspace resolved."""
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = read_data(p, refuse=lambda m: ConfigError(f"{p}: {m}"))
     except FileNotFoundError:
         raise ConfigError(f"no heartbeat config at {p}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{p}: not valid YAML/JSON: {e}") from None
     try:
         cfg = HeartbeatConfig.model_validate(data)
     except ValidationError as e:

@@ -257,6 +257,9 @@ def llm_oracle_from_config(config: OracleConfig, *, maker_model: str | None = No
             "or 'anthropic:claude-sonnet-4-5'"
         )
     opts = dict(provider_config if provider_config is not None else getattr(config, "options", None) or {})
+    from ..llm import ORACLE_OPTIONS, coerce_options
+
+    opts = coerce_options(ref.provider, opts, extra=ORACLE_OPTIONS, where="oracle.options")  # older goals: strings
     oracle_opts = {k: opts.pop(k) for k in ("max_tool_rounds", "reasks", "max_tokens", "temperature") if k in opts}
     provider = get_provider(ref.provider, **opts)
     return LLMOracle(provider, ref.model, maker_model=maker_model, allowed_tools=config.allowed_tools,

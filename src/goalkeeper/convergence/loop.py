@@ -458,7 +458,7 @@ class GoalLoop:
             return self._void(goal, ws, rec, "files were touched between the maker and the checks",
                               touched(after_maker, pre))
         with self._alive():
-            run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"))
+            run = seal.run_checks(owner=self._owner(goal, f"checks:{rec.iteration}"), tree=pre)
         for i, text in enumerate(run.outputs):
             with contextlib.suppress(OSError):
                 write_log(goal.goal_id, rec.iteration, "checks", text, self.root, index=i + 1)
@@ -467,6 +467,7 @@ class GoalLoop:
                    if not glob_match(p, goal.guards.check_outputs)]
         tool = seal.toolchain_changes()
         rec.condition_results = run.results
+        self._blame(goal, ws, rec)
         if run.tampered:
             found = [Finding("runner", "", f"the code under test patched the test runner ({t})") for t in run.tampered]
             self._emit("conditions.finished", goal, rec, iteration=rec.iteration, results=_brief(rec))
@@ -476,6 +477,36 @@ class GoalLoop:
             return self._void(goal, ws, rec, "the checks changed the workspace or the toolchain", changed + tool)
         rec.phase = "oracle"
         self._commit(goal, "conditions.finished", rec, iteration=rec.iteration, results=_brief(rec))
+
+    def _blame(self, goal: Goal, ws: Path, rec: Iteration) -> None:
+        """Mark each frame of each failing test with the iteration that last changed its line."""
+        if not (rec.checkpoint and rec.checkpoint_tree) or not any(c.failures for c in rec.condition_results):
+            return
+        seal = self.seal(goal, ws)
+        owner = {h.checkpoint: h.iteration for h in goal.history if h.checkpoint}
+        base = seal.baseline_checkpoint
+        if base is not None:
+            owner[base.commit] = 0
+        cp = Checkpoint(rec.checkpoint, rec.checkpoint_tree)
+        wanted: dict[str, set[int]] = {}
+        for c in rec.condition_results:
+            for f in c.failures:
+                for fr in f.get("frames", []):
+                    wanted.setdefault(str(fr.get("path")), set()).add(int(fr.get("line") or 0))
+        found: dict[tuple[str, int], int | None] = {}
+        for path, lines in list(wanted.items())[:50]:
+            try:
+                for line, commit in seal.store.blame(cp, path, lines).items():
+                    found[(path, line)] = owner.get(commit)
+            except (OSError, GoalkeeperError):
+                continue
+        for c in rec.condition_results:
+            new = []
+            for f in c.failures:
+                frames = [{**fr, "changedIn": found.get((str(fr.get("path")), int(fr.get("line") or 0)))}
+                          for fr in f.get("frames", [])]
+                new.append({**f, "frames": frames})
+            c.failures = new
 
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)

@@ -88,8 +88,33 @@ class DeterministicOracle:
         reasons = [f"{c.type} `{c.command}` failed: {c.summary}" for c in failing]
         hint_parts = [f"Still failing ({len(failing)} of {len(request.condition_results)} conditions):"]
         for c in failing:
-            hint_parts.append(f"- `{c.command}`: {c.summary}\n{_first_lines(c.output_tail)}")
+            if c.failures:
+                hint_parts.append(f"- `{c.command}`: {c.summary}")
+                hint_parts += [_where(f) for f in c.failures[:8]]
+            else:
+                hint_parts.append(f"- `{c.command}`: {c.summary}\n{_first_lines(c.output_tail)}")
         return OracleVerdict(False, reasons, "\n".join(hint_parts), 1.0, list(request.condition_results))
+
+
+def _changed(n: object) -> str:
+    if n is None:
+        return ""
+    return " (unchanged since the goal started)" if n == 0 else f" (last changed in iteration {n})"
+
+
+def _where(failure: dict[str, Any]) -> str:
+    """One failing test: where it failed, and the lines it ran through, with who changed them last."""
+    frames = [f for f in failure.get("frames", []) if isinstance(f, dict)]
+    text = f"  - {failure.get('test')}: {failure.get('message') or 'failed'}"
+    if frames:
+        crash = frames[-1]
+        text += f"\n    fails at {crash.get('path')}:{crash.get('line')} in {crash.get('func')}"
+        text += _changed(crash.get("changedIn"))
+        passed = [f for f in frames[:-1]]
+        if passed:
+            text += "\n    through " + ", ".join(
+                f"{f.get('path')}:{f.get('line')} {f.get('func')}{_changed(f.get('changedIn'))}" for f in passed[-4:])
+    return text
 
 
 OracleFactory = Callable[[OracleConfig], Oracle]

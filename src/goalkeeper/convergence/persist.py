@@ -114,9 +114,17 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
             f"goal schemaVersion {version!r} is newer than this goalkeeper understands "
             f"({SCHEMA_VERSION}); upgrade goalkeeper"
         )
-    for target, _name, fn in MIGRATIONS:
+    for target, name, fn in MIGRATIONS:
         if version < target:
-            data = fn(data)
+            try:
+                data = fn(data)
+            except CorruptStateError:
+                raise
+            except (TypeError, ValueError, AttributeError, KeyError) as e:  # a damaged old file
+                raise CorruptStateError(
+                    f"goal file (schemaVersion {version}) cannot be migrated by {name}: {type(e).__name__}: {e}; "
+                    "the file was left untouched — restore it or remove it"
+                ) from None
             version = target
     return data
 

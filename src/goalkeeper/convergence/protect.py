@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .tree import Tree, is_cache
 
@@ -145,11 +146,63 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
         if old is None:
             if kind == "seal":
                 found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
+            elif rel.rsplit("/", 1)[-1] == "__init__.py":  # makes the baseline tests import as a package
+                found.append(Finding("protected", rel, f"added {rel}: it changes how every baseline test is imported"
+                                                       "; add test modules without a package marker"))
         elif new is None:
             found.append(Finding("protected", rel, f"deleted protected {kind} file {rel}"))
         else:
             found.append(Finding("protected", rel, f"edited protected {kind} file {rel}"))
     return found
+
+
+# Sections of shared config files that steer a check: still sealed when the file is --allow-edit-ed
+# (the goal allowed a dependency change, not a change to how the tests, lint or coverage run).
+CHECK_TOOLS = ("pytest", "coverage", "ruff", "mypy", "pyright", "pylint", "flake8", "black", "isort", "bandit",
+               "codespell", "pydocstyle", "pycodestyle", "tox", "nox", "pytest-cov", "hypothesis")
+_INI_SECTIONS = re.compile(r"^(?:tool:)?(?:pytest|coverage(?::.*)?|flake8|mypy(?:-.*)?|pycodestyle|pydocstyle|isort"
+                           r"|pylint(?:\..*)?|tox(?::.*)?|testenv(?::.*)?|bandit)$", re.I)
+
+
+def _toml_sections(text: str) -> dict[str, object] | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    raw = data.get("tool")
+    tool: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    out: dict[str, object] = {f"tool.{k}": v for k, v in tool.items() if k in CHECK_TOOLS}
+    raw_hatch = tool.get("hatch")
+    hatch: dict[str, Any] = raw_hatch if isinstance(raw_hatch, dict) else {}
+    if "envs" in hatch:  # hatch test environments name the test command
+        out["tool.hatch.envs"] = hatch["envs"]
+    return out
+
+
+def _ini_sections(text: str) -> dict[str, object] | None:
+    import configparser
+
+    cp = configparser.RawConfigParser(strict=False, interpolation=None)
+    try:
+        cp.read_string(text)
+    except configparser.Error:
+        return None
+    return {name: dict(cp.items(name)) for name in cp.sections() if _INI_SECTIONS.match(name)}
+
+
+def check_sections_changed(rel: str, old: str | None, new: str | None) -> list[str]:
+    """The check-steering sections of a shared config file that differ between two versions."""
+    name = rel.rsplit("/", 1)[-1]
+    parse = _toml_sections if name == "pyproject.toml" else _ini_sections if name in ("setup.cfg", "tox.ini") else None
+    if parse is None:
+        return []
+    a = parse(old) if old is not None else {}
+    b = parse(new) if new is not None else {}
+    if a is None or b is None:
+        return ["(the file does not parse)"]
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
 
 
 def _what(rel: str) -> str:

@@ -72,7 +72,10 @@ _OTHER_SKIPS = re.compile(
 )
 _RUNNER_MODULES = frozenset({"pytest", "_pytest", "pluggy", "unittest", "coverage", "nose", "nose2", "py"})
 _RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_|\bsys\.modules\b"
-                          r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b")
+                          r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b"
+                          r"|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|\bsys\s*\.\s*_getframe\b|\.f_back\b"
+                          r"|\.f_locals\b|\.f_globals\b|\btb_frame\b|\binspect\s*\.\s*(?:stack|currentframe|getouterframes)\b"
+                          r"|\b__import__\s*\(")
 _NATIVE = (".so", ".pyd", ".dll", ".dylib")
 _TEXT_LIMIT = 2_000_000
 
@@ -124,7 +127,7 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
             out.append(Finding("skip", rel, "added a test skip", n))
     if not rel.endswith((".py", ".pyi", ".pyw")):
         return
-    toks = _python_tokens(new)
+    toks = _join_strings(_python_tokens(new))
     for i, tok in enumerate(toks):
         row = tok.start[0]
         if row not in wanted:
@@ -150,6 +153,31 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
         for n, text in lines:
             if _RUNNER_TEXT.search(text):
                 out.append(Finding("runner", rel, "code under test looks at the test runner's environment", n))
+
+
+def _join_strings(toks: list[tokenize.TokenInfo]) -> list[tokenize.TokenInfo]:
+    """Adjacent string literals as one ("plu" "ggy" is "pluggy" to the interpreter, and to us)."""
+    out: list[tokenize.TokenInfo] = []
+    for tok in toks:
+        if tok.type == tokenize.STRING and out and out[-1].type == tokenize.STRING:
+            prev = out[-1]
+            joined = repr(_literal(prev.string) + _literal(tok.string))
+            out[-1] = prev._replace(string=joined)
+            continue
+        if tok.type in (tokenize.NL, tokenize.COMMENT) and out and out[-1].type == tokenize.STRING:
+            continue  # strings continued on the next line inside brackets
+        out.append(tok)
+    return out
+
+
+def _literal(text: str) -> str:
+    try:
+        import ast
+
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError):
+        return text.strip("'\"rbuRBUfF")
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
 
 
 def _on_import_line(toks: list[tokenize.TokenInfo], i: int) -> bool:

@@ -30,7 +30,7 @@ from ..store.atomic import read_json, write_json_atomic
 from .checkpoints import Checkpoint, CheckpointStore
 from .conditions import SealedRun, run_sealed
 from .goal import Goal
-from .protect import Finding, glob_match, protected_findings
+from .protect import Finding, check_sections_changed, classify, glob_match, protected_findings
 from .scan import scan_changes
 from .toolchain import Fingerprint, changed_paths, fingerprint, resolve_command
 from .tree import Hasher, Tree, walk
@@ -156,9 +156,18 @@ class Seal:
                 "checkpoint": cp.commit if cp else None, "sealDigest": self._data["digest"],
                 "results": run.results}
 
-    def run_checks(self, *, owner: str | None = None, baseline: bool = False) -> SealedRun:
+    def run_checks(self, *, owner: str | None = None, baseline: bool = False, tree: Tree | None = None) -> SealedRun:
+        new_tests: list[str] = []
+        old_tests: list[str] = []
+        if not baseline and tree is not None:
+            base = self.baseline_tree
+            g = self.goal.guards
+            for rel in tree.files:
+                if rel.endswith(".py") and classify(rel, tests=g.test_paths) == "test":
+                    (old_tests if rel in base.files else new_tests).append(rel)
         return run_sealed(self.goal.stopping_conditions, self.ws, baselines=[] if baseline else self.outcomes,
-                          extra_env=self.goal.condition_env, runner=self.runner, owner=owner)
+                          extra_env=self.goal.condition_env, runner=self.runner, owner=owner,
+                          new_tests=sorted(new_tests), old_tests=sorted(old_tests))
 
     # --- what rejects an iteration ----------------------------------------------------------
     def toolchain_changes(self) -> list[str]:
@@ -182,9 +191,30 @@ class Seal:
 
         found += scan_changes(base, tree, self.ws, read, tests=g.test_paths, allow=g.allow_edit,
                               toolchain_modules=self.toolchain.modules)
+        found += self._allowed_but_sealed(base, tree, read)
         for p in self.toolchain_changes()[:20]:
             found.append(Finding("toolchain", p, f"the checks' toolchain changed: {p}"))
         return found
+
+    def _allowed_but_sealed(self, base: Tree, tree: Tree, read: Any) -> list[Finding]:
+        """An --allow-edit-ed pyproject.toml/setup.cfg/tox.ini may change, but not the sections the checks read."""
+        out = []
+        for rel in sorted(set(base.files) | set(tree.files)):
+            if base.files.get(rel) == tree.files.get(rel) or not glob_match(rel, self.goal.guards.allow_edit):
+                continue
+            if rel.rsplit("/", 1)[-1] not in ("pyproject.toml", "setup.cfg", "tox.ini"):
+                continue
+            old_b = read(rel)
+            old = old_b.decode("utf-8", "replace") if old_b is not None else None
+            try:
+                new = (self.ws / rel).read_text(encoding="utf-8", errors="replace") if rel in tree.files else None
+            except OSError:
+                new = None
+            changed = check_sections_changed(rel, old, new)
+            if changed:
+                out.append(Finding("protected", rel, f"changed {', '.join(changed[:4])} in {rel}: --allow-edit lets "
+                                                     "dependencies and metadata change, not how the checks run"))
+        return out
 
     # --- checkpoints ------------------------------------------------------------------------
     def checkpoint(self, tree: Tree, message: str, parent: Checkpoint | None, ref: str) -> Checkpoint | None:

@@ -80,6 +80,10 @@ class SealedCommand:
     coverage_python: str | None = None
     ruff_json: bool = False
 
+    @property
+    def side_channel(self) -> str | None:
+        return "GOALKEEPER_PROBE_FD" if self.probe is not None else None
+
 
 def _install_helpers(private: Path) -> Path:
     """Fresh copies of the bootstrap and probe for this check (nothing earlier can have touched them)."""
@@ -138,16 +142,19 @@ class Outcomes:
     tampered: tuple[str, ...] = ()
     exitstatus: int | None = None
     counts: Mapping[str, int] = field(default_factory=dict)
+    failures: Mapping[str, Any] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
         return {"byId": dict(self.by_id), "deselected": self.deselected, "collectErrors": list(self.collect_errors),
-                "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts)}
+                "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts),
+                "failures": dict(self.failures)}
 
     @classmethod
     def load(cls, data: Mapping[str, Any]) -> Outcomes:
+        fails = data.get("failures")
         return cls({str(k): str(v) for k, v in (data.get("byId") or {}).items()}, int(data.get("deselected") or 0),
                    tuple(data.get("collectErrors") or ()), tuple(data.get("tampered") or ()),
-                   data.get("exitstatus"), dict(data.get("counts") or {}))
+                   data.get("exitstatus"), dict(data.get("counts") or {}), dict(fails) if isinstance(fails, dict) else {})
 
     def summary(self) -> str:
         c = self.counts
@@ -172,13 +179,51 @@ def _final(reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return out
 
 
-def read_probe(path: Path) -> Outcomes | None:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(64 << 20)
-        data = json.loads(raw)
-    except (OSError, ValueError):
-        return None
+def _from_stream(side: bytes) -> dict[str, Any] | None:
+    """The probe's streamed records as its report; None without a finish record (it was cut)."""
+    data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "tampered": [],
+                            "failures": {}, "exitstatus": None}
+    finished = False
+    for line in side.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(r, dict):
+            continue
+        k = r.get("k")
+        if k == "collected" and isinstance(r.get("ids"), list):
+            data["collected"] = list(dict.fromkeys([*data["collected"], *map(str, r["ids"])]))
+        elif k == "report":
+            data["reports"].append(r)
+        elif k == "deselected" and isinstance(r.get("ids"), list):
+            data["deselected"] += r["ids"]
+        elif k == "collecterror":
+            data["collectErrors"].append(str(r.get("id")))
+        elif k == "tampered":
+            data["tampered"].append(str(r.get("what")))
+        elif k == "failure":
+            data["failures"][str(r.get("id"))] = {"message": r.get("message"), "frames": r.get("frames", [])}
+        elif k == "finish":
+            finished = True
+            data["exitstatus"] = r.get("exitstatus")
+    return data if finished else None
+
+
+def read_probe(path: Path, side: bytes | None = None) -> Outcomes | None:
+    """The probe's outcomes. With ``side`` (the stream) the stream is the truth: a report file
+    rewritten after the fact, or a stream cut short, proves nothing."""
+    if side is not None:
+        data = _from_stream(side)
+        if data is None:
+            return None
+    else:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(64 << 20)
+            data = json.loads(raw)
+        except (OSError, ValueError):
+            return None
     if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
         return None
     by_id = _final([r for r in data["reports"] if isinstance(r, dict)])
@@ -187,8 +232,11 @@ def read_probe(path: Path) -> Outcomes | None:
     counts: dict[str, int] = {}
     for v in by_id.values():
         counts[v] = counts.get(v, 0) + 1
+    raw_fails = data.get("failures")
+    fails: dict[str, Any] = raw_fails if isinstance(raw_fails, dict) else {}
     return Outcomes(by_id, len(data.get("deselected") or []), tuple(map(str, data.get("collectErrors") or [])),
-                    tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts)
+                    tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts,
+                    {str(k): v for k, v in fails.items() if isinstance(v, dict) and by_id.get(str(k)) in ("failed",)})
 
 
 def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
@@ -263,7 +311,7 @@ def collect(cmd: SealedCommand, res: ProcResult) -> dict[str, Any]:
     """The structured part of a check's result (probe outcomes, ruff findings), for the verdict."""
     out: dict[str, Any] = {"sealed": cmd.sealed, "tool": cmd.tool}
     if cmd.probe is not None:
-        got = read_probe(cmd.probe)
+        got = read_probe(cmd.probe, res.side)
         out["outcomes"] = got.dump() if got else None
     if cmd.ruff_json:
         out["ruff"] = ruff_findings(res.stdout)

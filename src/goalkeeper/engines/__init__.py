@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError, MissingExtraError
+from .base import Engine
 
-__all__ = ["ENGINES", "EngineInfo", "engine_names", "get_engine", "register_engine"]
+__all__ = ["ENGINES", "Engine", "EngineInfo", "engine_names", "get_engine", "make_engine", "register_engine"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,25 @@ def get_engine(name: str) -> Any:
         if e.name and e.name.split(".")[0] == "temporalio":
             raise MissingExtraError("temporalio", "temporal") from None
         raise
+
+
+def make_engine(name: str = "local", *, root: Any = None, **config: Any) -> Engine:
+    """An :class:`Engine`: ``local``, or ``temporal`` with its connection settings (address, namespace, ...)."""
+    if name == "local":
+        from .local import LocalEngine
+
+        return LocalEngine(root=root)
+    mod = get_engine(name)
+    if name == "temporal":
+        from .temporal.config import load_config
+        from .temporal.engine import TemporalEngine
+
+        return TemporalEngine(load_config({k: v for k, v in config.items() if v is not None}), root=root)
+    factory = getattr(mod, "make_engine", None)
+    if factory is None:
+        raise ConfigError(f"engine {name!r} does not provide make_engine()")
+    engine: Engine = factory(root=root, **config)
+    return engine
 
 
 register_engine("local", "goalkeeper.engines.local", "this process, state in $GOALKEEPER_HOME (default)")

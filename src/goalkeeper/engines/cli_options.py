@@ -16,6 +16,7 @@ import click
 from . import engine_names
 
 if TYPE_CHECKING:
+    from .base import Engine
     from .temporal.config import TemporalConfig
 
 __all__ = ["EngineChoice", "engine_options"]
@@ -37,6 +38,12 @@ class EngineChoice:
         from .temporal.config import load_config
 
         return load_config(self.flags)
+
+    def engine(self) -> Engine:
+        """The chosen engine behind the one contract the CLI talks to."""
+        from . import make_engine
+
+        return make_engine(self.name, **self.flags)
 
 
 def engine_options(fn: F) -> F:

@@ -22,6 +22,11 @@ MODE is how descendants are contained:
 ``plain``
     The command is already contained by its wrapper (bubblewrap with
     --unshare-pid --die-with-parent); the guard only ties it to goalkeeper.
+``scoped``
+    As ``plain``, and the guard first puts itself (and so the command) in a
+    Landlock domain scoped against abstract unix sockets and signals (Linux
+    6.12+): the sandbox cannot reach a service listening on an abstract
+    socket outside it, nor signal a process outside it.
 
 In every mode the guard dies with goalkeeper (``PR_SET_PDEATHSIG``), and a
 SIGTERM to the guard (a timeout) becomes SIGTERM to the whole tree, then
@@ -192,6 +197,28 @@ def _supervise(argv: list[str], env: dict[str, str], grace: float, pidns: bool, 
     return _exit_code(status[0]) if status else 137
 
 
+def _landlock_scope() -> bool:
+    """Scope this process against abstract unix sockets and signals outside it (Landlock ABI 6)."""
+    class Attr(ctypes.Structure):
+        _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+    syscall = _libc.syscall
+    syscall.restype = ctypes.c_long
+    abi = syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))  # LANDLOCK_CREATE_RULESET_VERSION
+    if abi < 6:
+        return False
+    attr = Attr(0, 0, 0b11)  # LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL
+    fd = syscall(444, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0))
+    if fd < 0:
+        return False
+    try:
+        if _libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+            return False
+        return syscall(446, ctypes.c_int(fd), ctypes.c_uint32(0)) == 0
+    finally:
+        os.close(fd)
+
+
 def _enter_pidns() -> bool:
     flags = CLONE_NEWPID if os.geteuid() == 0 else CLONE_NEWPID | CLONE_NEWUSER
     uid, gid = os.getuid(), os.getgid()
@@ -256,7 +283,9 @@ def main() -> int:
             _as_init(argv, env, grace)
         _report("contained pidns")
         return _outer(init, parent)
-    if mode == "plain":
+    if mode == "scoped":
+        _report("contained scoped" if _landlock_scope() else "contained plain")
+    elif mode == "plain":
         _report("contained plain")
     else:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)

@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -64,6 +65,7 @@ class ProcResult:
     spawn_error: str | None = None
     signal: int | None = None
     contained: str = ""
+    side: bytes = b""  # what the command wrote to its side channel (see ``side_channel``)
 
     @property
     def output(self) -> str:
@@ -97,6 +99,8 @@ def spawn_problem(argv: Sequence[str], cwd: str | Path, env: Mapping[str, str] |
     """Why ``argv`` cannot start (missing cwd, program not found / not executable), or None."""
     if not argv or not argv[0]:
         return "empty command"
+    if any("\0" in a for a in argv):
+        return "cannot run it: an argument holds a NUL byte"
     if not Path(cwd).is_dir():
         return f"working directory not found: {cwd}"
     exe = argv[0]
@@ -146,6 +150,7 @@ def run_argv(
     tail: int = MAX_OUTPUT,
     resolve: bool = True,
     strict: bool = False,
+    side_channel: str | None = None,
 ) -> ProcResult:
     """Run ``argv`` in ``cwd``; a timeout or a missing program is a result, not an exception.
 
@@ -157,7 +162,9 @@ def run_argv(
     asks for a PID namespace where one can be made (makers and checks: a
     process inside cannot see, signal or outlive goalkeeper); otherwise the
     guard is a subreaper (actions and observers keep host pids, and the tree
-    still ends with the command).
+    still ends with the command). ``side_channel`` names an environment variable
+    that tells the command the number of a pipe only goalkeeper reads (a test
+    probe streams its results there: what was sent cannot be rewritten later).
     """
     pol = current_policy()
     if pol is not None:  # a maker's command: contained, tagged, sandboxed as the loop decided
@@ -184,7 +191,7 @@ def run_argv(
             msg = "bubblewrap is not available; install it (apt-get install bubblewrap) or use --sandbox none"
             return ProcResult(tuple(args), 127, "", msg, False, 0.0, spawn_error=msg)
         inner = bwrap_argv(exe, sandbox, Path(cwd), args)
-        mode = "plain"
+        mode = "scoped"
     tag = f"{owner or 'goalkeeper'}:{uuid.uuid4().hex[:12]}"
     start = time.monotonic()
     with contextlib.ExitStack() as stack:
@@ -198,17 +205,26 @@ def run_argv(
             stdin = inp
         r, w = os.pipe()
         stack.callback(_close, r)
+        fds = [w] if mode != "none" else []
+        side: _Side | None = None
+        if side_channel:
+            side = _Side()
+            stack.callback(side.close)
+            full_env[side_channel] = str(side.w)
+            fds.append(side.w)
         cmd = inner if mode == "none" else guard_argv(mode, grace, tag, w, inner)
         try:
             proc = subprocess.Popen(
                 cmd, cwd=cwd, env=full_env, stdin=stdin, stdout=out, stderr=err,
-                pass_fds=(w,) if mode != "none" else (), start_new_session=(mode == "none"),
+                pass_fds=tuple(fds), start_new_session=(mode == "none"),
             )
-        except OSError as e:
+        except (OSError, ValueError, UnicodeEncodeError) as e:  # ValueError: a NUL byte in an argument
             _close(w)
-            msg = f"cannot run {args[0]!r}: {e.strerror or e}"
+            msg = f"cannot run {args[0]!r}: {getattr(e, 'strerror', None) or e}"
             return ProcResult(tuple(args), 127, "", msg, False, 0.0, spawn_error=msg)
         _close(w)
+        if side is not None:
+            side.start()
         timed_out = False
         try:
             proc.wait(timeout=timeout)
@@ -233,6 +249,7 @@ def run_argv(
         if sig is not None:
             code = -sig
         contained = next((ln.split()[1] for ln in report.splitlines() if ln.startswith("contained ")), mode)
+        side_bytes = side.finish() if side is not None else b""
         return ProcResult(
             tuple(args),
             None if timed_out else code,
@@ -242,7 +259,42 @@ def run_argv(
             time.monotonic() - start,
             signal=sig,
             contained=contained,
+            side=side_bytes,
         )
+
+
+class _Side:
+    """A pipe the command writes and a thread here drains (bounded), so a full pipe never blocks it."""
+
+    LIMIT = 64 << 20
+
+    def __init__(self) -> None:
+        self.r, self.w = os.pipe()
+        self.data = bytearray()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        _close(self.w)  # ours; the command holds its own copy
+        self.w = -1
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self.r, 1 << 16):
+                if len(self.data) < self.LIMIT:
+                    self.data += chunk
+
+    def finish(self) -> bytes:
+        if self._thread is not None:
+            self._thread.join(timeout=10)  # every writer is gone once the tree has been ended
+        return bytes(self.data)
+
+    def close(self) -> None:
+        for fd in (self.r, self.w):
+            if fd >= 0:
+                _close(fd)
+        self.r = self.w = -1
 
 
 def _close(fd: int) -> None:

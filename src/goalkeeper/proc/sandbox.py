@@ -26,7 +26,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Sandbox", "bwrap_argv"]
+__all__ = ["IPC_ENV", "Sandbox", "bwrap_argv", "listening_sockets"]
+
+# Variables that point a process at a service that would run commands for it outside its tree.
+IPC_ENV = ("TMUX", "TMUX_PANE", "STY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS", "SSH_AUTH_SOCK",
+           "SSH_AGENT_PID", "GPG_AGENT_INFO", "DOCKER_HOST", "CONTAINER_HOST", "XDG_RUNTIME_DIR", "DISPLAY",
+           "WAYLAND_DISPLAY", "KRB5CCNAME", "SYSTEMD_EXEC_PID", "INVOCATION_ID", "TERMUX_", "ZELLIJ", "ZELLIJ_SESSION_NAME")
+
+
+def listening_sockets() -> list[str]:
+    """Path names of the host's listening unix sockets (from /proc/net/unix)."""
+    out = []
+    try:
+        with open("/proc/net/unix", encoding="utf-8", errors="replace") as f:
+            next(f, None)
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 8 and parts[5] == "01" and parts[7].startswith("/"):
+                    out.append(parts[7])
+    except OSError:
+        return []
+    return sorted(set(out))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,5 +79,14 @@ def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[s
     for h in box.hidden:
         if h.exists():
             out += ["--tmpfs", str(h)]
+    # a socket of a service outside (a tmux server under $HOME, say) is replaced by an empty file
+    shadowed = ("/tmp/", "/run/", *(str(w) + "/" for w in box.writable), *(str(h) + "/" for h in box.hidden))
+    if runtime:
+        shadowed = (*shadowed, runtime.rstrip("/") + "/")
+    for sock in listening_sockets():
+        if not sock.startswith(shadowed) and os.path.exists(sock):
+            out += ["--ro-bind", "/dev/null", sock]
+    for var in IPC_ENV:
+        out += ["--unsetenv", var]
     out += ["--chdir", str(cwd), "--", *argv]
     return out

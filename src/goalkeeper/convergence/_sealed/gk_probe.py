@@ -15,9 +15,49 @@ import sys
 import types
 
 _OUT = os.environ.get("GOALKEEPER_PROBE_OUT", "")
+_IGNORE_FILE = os.environ.get("GOALKEEPER_PROBE_IGNORE", "")
+try:
+    _FD = int(os.environ.get("GOALKEEPER_PROBE_FD", "-1"))
+except ValueError:
+    _FD = -1
+for _var in ("GOALKEEPER_PROBE_OUT", "GOALKEEPER_PROBE_IGNORE", "GOALKEEPER_PROBE_FD"):  # not for the code under test
+    os.environ.pop(_var, None)
+if _FD >= 0:
+    try:
+        os.set_inheritable(_FD, False)  # the tests' own subprocesses do not get the stream
+    except OSError:
+        _FD = -1
+
+
+def _send(record):
+    """Stream one record to goalkeeper as it happens: what was sent cannot be taken back."""
+    if _FD < 0:
+        return
+    data = (json.dumps(record) + "\n").encode()
+    try:
+        while data:
+            n = os.write(_FD, data)
+            data = data[n:]
+    except OSError:
+        pass
+_IGNORE = set()
+if _IGNORE_FILE:
+    try:
+        with open(_IGNORE_FILE, encoding="utf-8") as _f:
+            _IGNORE = {os.path.realpath(x) for x in json.load(_f)}
+    except (OSError, ValueError):
+        _IGNORE = set()
 _STATE = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "exitstatus": None,
-          "tampered": [], "rootdir": None, "inifile": None}
+          "tampered": [], "rootdir": None, "inifile": None, "failures": {}}
+_ROOT = [""]
 _SURFACE = {}
+_CONFIG = [None]
+_PLUGINS = {"before": None, "collected": None}
+# What a forged pass has to go through; checked after every single report, not just at the end.
+_CRITICAL = (("_pytest.reports", "TestReport", "from_item_and_call"), ("_pytest.reports", "TestReport", "__init__"),
+             ("_pytest.runner", None, "call_and_report"), ("_pytest.runner", None, "runtestprotocol"),
+             ("_pytest.runner", "CallInfo", "from_call"), ("pluggy._callers", None, "_multicall"),
+             ("_pytest.python", "Function", "runtest"))
 
 
 def _watched(name):
@@ -44,31 +84,137 @@ def _check(where):
     for key, ident in _SURFACE.items():
         if now.get(key) != ident and key not in _STATE["tampered"]:
             _STATE["tampered"].append(key)
+            _send({"k": "tampered", "what": key})
+
+
+def _critical():
+    out = []
+    for mod, cls, name in _CRITICAL:
+        m = sys.modules.get(mod)
+        owner = getattr(m, cls, None) if cls else m
+        out.append(id(vars(owner).get(name)) if owner is not None and hasattr(owner, "__dict__") else None)
+    return out
+
+
+def _plugin_ids():
+    cfg = _CONFIG[0]
+    if cfg is None:
+        return {}
+    return {id(p): (name, p) for name, p in cfg.pluginmanager.list_name_plugin() if p is not None}
+
+
+def _foreign(since, allow_conftest):
+    """Plugins registered after ``since`` that neither pytest nor a conftest file put there."""
+    bad = []
+    for key, (name, plugin) in _plugin_ids().items():
+        if key in since:
+            continue
+        path = getattr(plugin, "__file__", "") or ""
+        if allow_conftest and isinstance(plugin, types.ModuleType) and os.path.basename(path) == "conftest.py":
+            continue
+        bad.append(str(name))
+    return bad
+
+
+def _audit(where):
+    if _CRIT and _critical() != _CRIT[0]:
+        for (mod, cls, name), a, b in zip(_CRITICAL, _CRIT[0], _critical()):  # noqa: B905 - runs under the workspace interpreter, which may predate strict=
+            key = ".".join(x for x in (mod, cls, name) if x)
+            if a != b and key not in _STATE["tampered"]:
+                _STATE["tampered"].append(key)
+                _send({"k": "tampered", "what": key})
+    if _PLUGINS["collected"] is not None:
+        for name in _foreign(_PLUGINS["collected"], allow_conftest=False):
+            what = f"plugin {name} registered while the tests ran ({where})"
+            if what not in _STATE["tampered"]:
+                _STATE["tampered"].append(what)
+                _send({"k": "tampered", "what": what})
+
+
+_CRIT = []
 
 
 def pytest_configure(config):
+    _CONFIG[0] = config
     _SURFACE.update(_surface())
     _STATE["rootdir"] = str(getattr(config, "rootpath", ""))
+    _ROOT[0] = os.getcwd()
     _STATE["inifile"] = str(getattr(config, "inipath", "") or "")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Tests that must not share this session (new test files when the baseline ones run, and back)."""
+    if _IGNORE and os.path.realpath(str(collection_path)) in _IGNORE:
+        return True
+    return None
+
+
+def pytest_collection(session):
+    _PLUGINS["before"] = _plugin_ids()
+    return None
 
 
 def pytest_collectreport(report):
     if report.failed:
         _STATE["collectErrors"].append(report.nodeid or "<session>")
+        _send({"k": "collecterror", "id": report.nodeid or "<session>"})
 
 
 def pytest_deselected(items):
-    _STATE["deselected"].extend(i.nodeid for i in items)
+    ids = [i.nodeid for i in items]
+    _STATE["deselected"].extend(ids)
+    _send({"k": "deselected", "ids": ids})
 
 
 def pytest_collection_finish(session):
     _STATE["collected"] = [i.nodeid for i in session.items]
+    _send({"k": "collected", "ids": _STATE["collected"]})
     _check("collection")
+    if _PLUGINS["before"] is not None:  # during collection only conftest files may register plugins
+        for name in _foreign(_PLUGINS["before"], allow_conftest=True):
+            what = f"plugin {name} registered while the tests were collected"
+            _STATE["tampered"].append(what)
+            _send({"k": "tampered", "what": what})
+    _PLUGINS["collected"] = _plugin_ids()
+    _CRIT[:] = [_critical()]
+
+
+def _rel(path):
+    try:
+        rel = os.path.relpath(str(path), _ROOT[0])
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def pytest_runtest_makereport(item, call):
+    """Where a test failed: the crash site and every frame inside the workspace (for the hint)."""
+    exc = call.excinfo
+    if exc is None or call.when != "call" or len(_STATE["failures"]) >= 200:
+        return None
+    try:
+        if exc.errisinstance(BaseException) and type(exc.value).__name__ in ("Skipped", "XFailed", "Exit"):
+            return None
+        frames = []
+        for entry in exc.traceback:
+            rel = _rel(entry.path)
+            if os.path.isabs(rel) or "site-packages" in rel or rel.startswith("<"):
+                continue
+            frames.append({"path": rel, "line": entry.lineno + 1, "func": entry.name})
+        msg = exc.exconly().strip().splitlines()
+        _STATE["failures"][item.nodeid] = {"message": (msg[0] if msg else "")[:300], "frames": frames[-12:]}
+        _send({"k": "failure", "id": item.nodeid, **_STATE["failures"][item.nodeid]})
+    except Exception:  # a strange exception object must not cost the report
+        pass
+    return None
 
 
 def pytest_runtest_logreport(report):
-    _STATE["reports"].append({"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
-                              "xfail": bool(getattr(report, "wasxfail", None) is not None)})
+    rec = {"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
+           "xfail": bool(getattr(report, "wasxfail", None) is not None)}
+    _audit(report.nodeid)  # before the report counts: was it produced by an untouched runner?
+    _STATE["reports"].append(rec)
+    _send({"k": "report", **rec})
 
 
 def _write():
@@ -81,6 +227,8 @@ def _write():
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _audit("session end")
     _check("finish")
     _STATE["exitstatus"] = int(exitstatus)
+    _send({"k": "finish", "exitstatus": int(exitstatus)})
     _write()

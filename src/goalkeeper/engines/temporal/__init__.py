@@ -143,8 +143,8 @@ def export_goal(
     if dest is None:
         save_goal(goal, root)
         return gstore.goal_path(goal_id, root)
-    from ...store.atomic import write_json_atomic
+    from ...store.atomic import USER_FILE, write_json_atomic
 
-    write_json_atomic(dest, goal.dump())
+    write_json_atomic(dest, goal.dump(), mode=USER_FILE)
     return dest
 

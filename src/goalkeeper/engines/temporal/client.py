@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import re
+import stat
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
@@ -84,9 +86,15 @@ class EventTail:
     def poll(self) -> None:
         if self.sink is None or not self.path.exists():
             return
-        with open(self.path, "rb") as f:
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return
             f.seek(self.offset)
-            chunk = f.read()
+            chunk = f.read(64 << 20)
         end = chunk.rfind(b"\n")
         if end < 0:
             return
