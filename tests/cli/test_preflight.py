@@ -145,6 +145,27 @@ def test_no_until_and_nothing_to_infer_is_a_usage_error(tmp_path: Path) -> None:
     assert r.returncode == 2 and "--type pairs with --until" in r.stderr
 
 
+
+def test_goal_run_refuses_a_goal_whose_maker_vanished_before_any_iteration(ws: Path, tmp_path: Path) -> None:
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    fixer = tools / "gk-fixer-xyz"
+    fixer.write_text("#!/bin/sh\nexit 0\n")
+    fixer.chmod(0o755)
+    env = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    made = gk("goal", "new", "fix it", "--until", "pytest -q", "--maker", "gk-fixer-xyz {objective}", "--json",
+              cwd=ws, env=env)
+    assert made.returncode == 0, made.stderr
+    gid = json.loads(made.stdout)["goalId"]
+    fixer.unlink()  # uninstalled between `goal new` and `goal run`
+    r = gk("goal", "run", gid, cwd=ws, env=env)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "goal run refused" in r.stderr and "'gk-fixer-xyz' cannot be started" in r.stderr
+    assert f"goalkeeper doctor {gid}" in r.stderr and "Traceback" not in r.stderr
+    shown = json.loads(gk("goal", "show", gid, "--json", cwd=ws).stdout)
+    assert shown["state"] == "active" and shown["history"] == []  # nothing ran, nothing was paid
+
+
 SPEC_VAR = """
 goalkeeper: 1
 goal: {done: true}

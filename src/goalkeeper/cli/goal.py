@@ -285,6 +285,11 @@ def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> 
     goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
+    from ..convergence.preflight import refuse_unrunnable_goal
+
+    # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
+    for w in refuse_unrunnable_goal(load_goal(goal_id)).warnings:
+        err_console.print("warning: " + clean(w.text()), markup=False)
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
 
 

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..errors import GoalkeeperError
+from ..errors import ConfigError, GoalkeeperError
 from ..proc import bwrap_path, resolve_argv, spawn_problem, split_command
 from ..runtime.preflight import (
     Note,
@@ -45,6 +45,7 @@ __all__ = [
     "preflight_maker",
     "preflight_oracle",
     "preflight_parts",
+    "refuse_unrunnable_goal",
 ]
 
 # How to install each coding-agent CLI (by program name), as their projects document it.
@@ -274,3 +275,17 @@ def preflight_goal(goal: Goal) -> Report:
     ws = Path(goal.workspace or os.getcwd())
     return preflight_parts(goal.stopping_conditions, goal.maker, goal.oracle, ws,
                            condition_env=goal.condition_env, checkpoints=goal.guards.checkpoint)
+
+
+def refuse_unrunnable_goal(goal: Goal, what: str = "goal run refused") -> Report:
+    """Raise a :class:`ConfigError` naming every fix when an active goal could never run now.
+
+    Only an active goal starts a maker; a stopped one is left alone (running it
+    reports its state). Warnings come back in the report for the caller to show.
+    """
+    if goal.state != "active":
+        return Report()
+    rep = preflight_goal(goal)
+    if rep.errors:
+        raise ConfigError(rep.refusal(what) + f"\n  (`goalkeeper doctor {goal.goal_id}` checks it again)")
+    return rep
