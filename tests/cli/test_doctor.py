@@ -88,3 +88,22 @@ def test_doctor_with_neither_a_spec_nor_a_goal_is_a_usage_error(tmp_path: Path) 
     assert r.returncode == 2 and "neither a spec file nor a goal" in r.stderr
     r = gk("doctor", "../../etc/passwd", cwd=tmp_path, env={"PATH": os.environ["PATH"]})
     assert r.returncode in (1, 2) and "Traceback" not in r.stderr
+
+
+def test_doctor_says_what_each_optional_tool_enables_and_how_to_install_it(tmp_path: Path) -> None:
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "git").symlink_to("/usr/bin/git")
+    fake = bare / "temporal"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    r = gk("doctor", "--json", cwd=tmp_path, env={"PATH": str(bare)})
+    assert r.returncode == 0, r.stdout + r.stderr  # optional parts missing are not problems
+    notes = {n["where"]: n["text"] for n in json.loads(r.stdout)["notes"]}
+    assert notes["temporal"].startswith(str(fake)) and "--engine temporal" in notes["temporal"]
+    assert notes["chromium"].startswith("not installed (apt-get install chromium)")
+    assert "bubblewrap is not installed" in notes["sandbox"] and "apt-get install bubblewrap" in notes["sandbox"]
+    for extra in ("openai", "anthropic", "prices", "temporal"):
+        assert f"extra {extra}" in notes
+    human = gk("doctor", cwd=tmp_path, env={"PATH": str(bare)})
+    assert "absent   chromium: not installed" in human.stdout and "Traceback" not in human.stderr

