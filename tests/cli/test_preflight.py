@@ -231,3 +231,25 @@ def test_the_driver_refuses_unset_variables_for_library_users(tmp_path: Path) ->
     with pytest.raises(SpecError) as e:
         start_run(spec, RunOptions(env={"PATH": os.environ["PATH"]}))
     assert any(i.code == "unset-var" and i.line == 5 for i in e.value.issues)
+
+
+PARITY = {
+    "no-observer": ("done: {}", "facts.done"),
+    "url-without-scheme": ('done: {observe: {http: "127.0.0.1:8080/health"}, initial: false}',
+                           "facts.done.observe.http"),
+    "python-without-colon": ('done: {observe: {python: "mymod.func"}, initial: false}', "facts.done.observe.python"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARITY))
+def test_validate_rejects_what_run_rejects_naming_the_same_key(case: str, tmp_path: Path) -> None:
+    fact, key = PARITY[case]
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("goalkeeper: 1\ngoal: {done: true}\nfacts:\n  " + fact + "\nactions:\n"
+                    "  make: {pre: {done: false}, effects: {done: true}, run: [touch, x]}\n")
+    v = gk("validate", str(spec), cwd=tmp_path)
+    r = gk("run", str(spec), "--max-ticks", "1", cwd=tmp_path)
+    assert v.returncode == 1 and r.returncode == 1, (v.stdout + v.stderr, r.stdout + r.stderr)
+    assert key in v.stdout + v.stderr and key in r.stdout + r.stderr
+    assert not (tmp_path / "x").exists()  # run refused before any action
+    assert "Traceback" not in v.stderr + r.stderr
