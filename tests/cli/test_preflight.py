@@ -134,6 +134,26 @@ def test_no_until_infers_the_checks_and_marks_them_inferred(ws: Path) -> None:
     assert json.loads(shown.stdout)["source"]["inferred"] == inferred  # it survives the signed round trip
 
 
+@pytest.mark.parametrize("answer", ["n", "y"])
+def test_at_a_terminal_inferred_checks_are_confirmed_first(ws: Path, answer: str) -> None:
+    import pexpect
+
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+    child = pexpect.spawn(sys.executable, ["-m", "goalkeeper", "goal", "new", "make the tests pass", "--maker", "true"],
+                          cwd=str(ws), env=env, encoding="utf-8", timeout=60)
+    try:
+        child.expect("inferred --until 'pytest -q'")
+        child.expect(r"use the inferred checks above\? \[Y/n\]")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    if answer == "n":
+        assert child.exitstatus == 1 and _no_goals(ws)
+    else:
+        assert child.exitstatus == 0 and not _no_goals(ws)
+
+
 def test_no_until_and_nothing_to_infer_is_a_usage_error(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -165,6 +165,8 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
     for p in report.warnings:
         err_console.print("warning: " + clean(p.text()), markup=False)
     report.raise_for_errors("goal new refused")
+    if not until and not as_json and sys.stdin.isatty():  # inferred checks are confirmed by a person at a terminal
+        click.confirm("use the inferred checks above?", default=True, abort=True, err=True)
     for n in report.notes:
         if n.where == "--sandbox":
             err_console.print(f"sandbox: {clean(n.text)}", markup=False)
