@@ -222,3 +222,18 @@ def test_cargo_workspace_runs_for_real(tmp_path: Path) -> None:
     assert _judge(ws) == [("cargo test", False)]
     (ws / "src" / "lib.rs").write_text(lib.replace("OP", "+"))
     assert _judge(ws) == [("cargo test", True)]
+
+
+def test_a_config_file_that_does_not_parse_is_named_not_silently_ignored(tmp_path: Path) -> None:
+    ws = _files(tmp_path, {"pyproject.toml": "[tool.pytest\nbroken", "package.json": '{"scripts": [1,',
+                           "setup.cfg": "no section header\n"})
+    with pytest.raises(ConfigError) as e:
+        infer_conditions(ws, "make the tests pass", _all_usable)
+    msg = str(e.value)
+    assert "could not read pyproject.toml (" in msg and "line 1" in msg
+    assert "could not read package.json (" in msg and "could not read setup.cfg (" in msg
+    # still inferred from what parses, with the damaged one said in the explanation
+    _files(ws, {"pytest.ini": "[pytest]\n"})
+    inf = infer_conditions(ws, "make the tests pass", _all_usable)
+    assert [c.command for c in inf.chosen] == ["pytest -q"]
+    assert any(line.startswith("  could not read pyproject.toml") for line in inf.explain())

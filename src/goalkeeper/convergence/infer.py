@@ -76,6 +76,7 @@ class Inference:
     found: tuple[Candidate, ...]
     skipped: tuple[tuple[Candidate, str], ...] = ()
     unmet: tuple[tuple[str, str], ...] = ()  # (kind, why nothing fits)
+    damaged: tuple[str, ...] = ()  # config files that exist but cannot be parsed (what they configure was not seen)
 
     def conditions(self) -> list[StoppingCondition]:
         return [StoppingCondition.model_validate({"type": c.type, "command": c.command, "threshold": c.threshold})
@@ -95,6 +96,7 @@ class Inference:
             lines.append(f"  skipped {c.command!r} ({c.evidence}): {why}")
         for kind, why in self.unmet:
             lines.append(f"  no {kind} check: {why}")
+        lines += [f"  could not read {d}; what it configures was not seen" for d in self.damaged]
         return lines
 
 
@@ -146,6 +148,26 @@ def _toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return {}
+
+
+def _damaged(ws: Path) -> list[str]:
+    """``file (line N: why)`` for each config file detection reads that exists but does not parse."""
+    out = []
+    for name, kind in (("pyproject.toml", "toml"), ("setup.cfg", "ini"), ("tox.ini", "ini"),
+                       ("package.json", "json"), (".coveragerc", "ini")):
+        text = _read(ws / name)
+        if text is None:
+            continue
+        try:
+            if kind == "toml":
+                tomllib.loads(text)
+            elif kind == "json":
+                json.loads(text)
+            else:
+                configparser.ConfigParser(interpolation=None, strict=False).read_string(text)
+        except (tomllib.TOMLDecodeError, ValueError, configparser.Error) as e:
+            out.append(f"{name} ({str(e).splitlines()[0][:160]})")
+    return out
 
 
 def _ini(path: Path) -> configparser.ConfigParser | None:
@@ -436,7 +458,7 @@ def infer_conditions(workspace: Path, objective: str, usable: Usable | None = No
                                 "(e.g. 'coverage to 90%')"))
         else:
             unmet.append((kind, f"nothing in {ws} runs {kind}"))
-    inf = Inference(wanted, tuple(chosen), tuple(found), tuple(skipped), tuple(unmet))
+    inf = Inference(wanted, tuple(chosen), tuple(found), tuple(skipped), tuple(unmet), tuple(_damaged(ws)))
     if not chosen:
         raise ConfigError(_refusal(ws, inf))
     return inf
@@ -450,6 +472,7 @@ def _refusal(ws: Path, inf: Inference) -> str:
     others = [c for c in inf.found if c.kind not in inf.wanted]
     if others:
         lines.append("  found only: " + ", ".join(f"{c.command!r} ({c.kind})" for c in others[:5]))
+    lines += [f"  could not read {d}: fix it, or pass --until" for d in inf.damaged]
     lines.append("  looked for: pytest/unittest tests and their config, ruff/flake8/mypy config, coverage "
                  "fail_under, package.json scripts, Cargo.toml, go.mod, Makefile targets")
     lines.append("  fix: pass the check yourself, e.g. --until 'pytest -q' (repeatable)")
