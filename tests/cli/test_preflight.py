@@ -184,6 +184,10 @@ def test_goal_run_refuses_a_goal_whose_maker_vanished_before_any_iteration(ws: P
     assert f"goalkeeper doctor {gid}" in r.stderr and "Traceback" not in r.stderr
     shown = json.loads(gk("goal", "show", gid, "--json", cwd=ws).stdout)
     assert shown["state"] == "active" and shown["history"] == []  # nothing ran, nothing was paid
+    gk("goal", "pause", gid, cwd=ws, env=env)
+    resumed = gk("goal", "resume", gid, cwd=ws, env=env)
+    assert resumed.returncode == 1 and "goal resume refused" in resumed.stderr, resumed.stderr
+    assert json.loads(gk("goal", "show", gid, "--json", cwd=ws).stdout)["history"] == []
 
 
 SPEC_VAR = """

@@ -361,6 +361,11 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
         if not no_run:
             sys.exit(_exit_for(goal))
     else:
+        if not no_run:  # the fix of an 'unrunnable' escalation is checked before the goal is reopened
+            from ..convergence.preflight import refuse_unrunnable_goal
+
+            for w in refuse_unrunnable_goal(load_goal(goal_id), "goal resume refused", resuming=True).warnings:
+                err_console.print("warning: " + clean(w.text()), markup=False)
         goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
                            max_duration=max_duration)
     if no_run:

@@ -277,13 +277,14 @@ def preflight_goal(goal: Goal) -> Report:
                            condition_env=goal.condition_env, checkpoints=goal.guards.checkpoint)
 
 
-def refuse_unrunnable_goal(goal: Goal, what: str = "goal run refused") -> Report:
-    """Raise a :class:`ConfigError` naming every fix when an active goal could never run now.
+def refuse_unrunnable_goal(goal: Goal, what: str = "goal run refused", *, resuming: bool = False) -> Report:
+    """Raise a :class:`ConfigError` naming every fix when the goal could never run now.
 
     Only an active goal starts a maker; a stopped one is left alone (running it
-    reports its state). Warnings come back in the report for the caller to show.
+    reports its state) unless it is about to be resumed. Warnings come back in
+    the report for the caller to show.
     """
-    if goal.state != "active":
+    if goal.state != "active" and not resuming:
         return Report()
     rep = preflight_goal(goal)
     if rep.errors:
