@@ -287,10 +287,10 @@ def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> 
     goal_id = resolve("goal", goal_id, local=engine.is_local)
     if not engine.is_local:
         sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
-    from ..convergence.preflight import refuse_unrunnable_goal
+    from ..convergence.preflight import refuse_unrunnable_goal_id
 
     # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
-    for w in refuse_unrunnable_goal(load_goal(goal_id)).warnings:
+    for w in refuse_unrunnable_goal_id(goal_id).warnings:
         err_console.print("warning: " + clean(w.text()), markup=False)
     sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
 
@@ -362,9 +362,9 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
             sys.exit(_exit_for(goal))
     else:
         if not no_run:  # the fix of an 'unrunnable' escalation is checked before the goal is reopened
-            from ..convergence.preflight import refuse_unrunnable_goal
+            from ..convergence.preflight import refuse_unrunnable_goal_id
 
-            for w in refuse_unrunnable_goal(load_goal(goal_id), "goal resume refused", resuming=True).warnings:
+            for w in refuse_unrunnable_goal_id(goal_id, "goal resume refused", resuming=True).warnings:
                 err_console.print("warning: " + clean(w.text()), markup=False)
         goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
                            max_duration=max_duration)

@@ -46,6 +46,7 @@ __all__ = [
     "preflight_oracle",
     "preflight_parts",
     "refuse_unrunnable_goal",
+    "refuse_unrunnable_goal_id",
 ]
 
 # How to install each coding-agent CLI (by program name), as their projects document it.
@@ -290,3 +291,16 @@ def refuse_unrunnable_goal(goal: Goal, what: str = "goal run refused", *, resumi
     if rep.errors:
         raise ConfigError(rep.refusal(what) + f"\n  (`goalkeeper doctor {goal.goal_id}` checks it again)")
     return rep
+
+
+def refuse_unrunnable_goal_id(goal_id: str, what: str = "goal run refused", *, resuming: bool = False) -> Report:
+    """:func:`refuse_unrunnable_goal` for a stored goal. A goal file that does not load as it is
+    (unsigned, damaged) is left to the loop, which rebuilds it from the signed event log or says
+    why it cannot; preflight then runs on the next start."""
+    from .persist import load_goal
+
+    try:
+        goal = load_goal(goal_id)
+    except GoalkeeperError:
+        return Report()
+    return refuse_unrunnable_goal(goal, what, resuming=resuming)
