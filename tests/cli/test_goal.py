@@ -34,6 +34,15 @@ def _new(run_cli: Run, ws: Path, *extra: str, maker: str = "fixer.py", sleep: st
 
 STEP_MAKER = """
 import json, os, sys, time
+late = os.path.abspath("late.txt")
+if os.fork() == 0:  # a detached grandchild (own session, no stdio) that would edit the workspace later
+    os.setsid()
+    if os.fork() == 0:
+        for fd in (0, 1, 2):
+            os.close(fd)
+        time.sleep(3)
+        open(late, "a").write("an orphan edited the workspace\\n")
+    os._exit(0)  # both the first child and the grandchild: neither goes on to the maker's work
 time.sleep(float(sys.argv[1]))
 os.makedirs("steps", exist_ok=True)
 n = len(os.listdir("steps")) + 1
@@ -157,6 +166,7 @@ def test_kill_9_then_resume_loses_no_iteration(run_cli: Run, tmp_path: Path, kil
     else:  # the maker had finished: only the judging is redone, the maker is not called again for 2
         assert [s["iteration"] for s in starts] == [3]
     assert sorted(p.name for p in (ws / "steps").iterdir()) == ["1.txt", "2.txt", "3.txt"]
+    assert not _makers_alive(str(tmp_path)) and not (ws / "late.txt").exists()  # no grandchild outlived its maker
     assert run_cli("goal", "rollback", gid, "--to", "1").returncode == 0
     assert sorted(p.name for p in (ws / "steps").iterdir()) == ["1.txt"]
 

@@ -213,7 +213,6 @@ def test_make_workspace_runs_for_real(tmp_path: Path) -> None:
     assert _judge(ws) == [("make test", True)]
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo not installed")
 def test_cargo_workspace_runs_for_real(tmp_path: Path) -> None:
     lib = "pub fn add(a: i32, b: i32) -> i32 { a OP b }\n#[test]\nfn adds() { assert_eq!(add(1, 2), 3); }\n"

@@ -109,3 +109,41 @@ def test_iteration_diff_outside_git(tmp_path: Path) -> None:
     plain.mkdir()
     assert iteration_diff(plain, "goal-aaaaaaaa", 1).startswith("(no diff available")
     git(plain, "init", "-q")
+
+
+def test_planted_git_config_runs_nothing_during_the_oracles_git_tools(ws: Path, tmp_path: Path) -> None:
+    """A maker plants every git hook into the workspace's config; the oracle's git_diff/git_log run none."""
+    ran = tmp_path / "ran"
+    probe = tmp_path / "probe.sh"
+    probe.write_text(f"#!/bin/sh\necho \"$0 $*\" >> {ran}\ncat\n")
+    probe.chmod(0o755)
+    (ws / ".gitattributes").write_text("*.py filter=evil diff=evil\n")
+    for key, value in [("filter.evil.clean", str(probe)), ("filter.evil.smudge", str(probe)),
+                       ("filter.evil.process", str(probe)), ("diff.evil.textconv", str(probe)),
+                       ("diff.external", str(probe)), ("core.fsmonitor", str(probe)), ("core.pager", str(probe)),
+                       ("core.hooksPath", str(tmp_path)), ("pager.log", str(probe)), ("log.showSignature", "true"),
+                       ("gpg.program", str(probe)), ("alias.log", f"!{probe}"), ("core.sshCommand", str(probe))]:
+        git(ws, "config", key, value)
+    (tmp_path / "post-index-change").write_text(f"#!/bin/sh\necho hook >> {ran}\n")
+    (tmp_path / "post-index-change").chmod(0o755)
+    (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
+    t = OracleTools(ws)
+    diff = t.call("git_diff", {})
+    log = t.call("git_log", {"n": 3, "path": "src/app.py"})
+    assert "+    return a + b" in diff and "init" in log
+    assert not ran.exists(), ran.read_text()
+
+
+@pytest.mark.parametrize("path", [":(top)", ":/", ":!README.md", ":(glob)**/*", ":(icase)SRC", "*", "src/*.py"])
+def test_pathspec_magic_is_literal(ws: Path, path: str) -> None:
+    """Paths are literal: magic and globs name no file, so they show nothing rather than more."""
+    (ws / "src/app.py").write_text("def add(a, b):\n    return a + b\n")
+    out = OracleTools(ws).call("git_diff", {"path": path})
+    assert "return a + b" not in out
+
+
+def test_a_hard_link_to_a_file_outside_is_refused(ws: Path, tmp_path: Path) -> None:
+    os.link(tmp_path / "secret.txt", ws / "notes.txt")
+    t = OracleTools(ws)
+    assert t.call("read_file", {"path": "notes.txt"}).startswith("refused:")
+    assert "TOP SECRET" not in t.call("grep", {"pattern": "SECRET"})

@@ -181,3 +181,34 @@ def test_a_check_that_cannot_start_escalates_after_the_first_iteration(ws: Path)
     goal = run_goal(g.goal_id, maker=ScriptedMaker([lambda r: "x"]))
     assert len(goal.history) == 1
     assert goal.escalation and goal.escalation.reason == "unrunnable" and "gk-no-such-check-xyz" in goal.escalation.detail
+
+
+def test_data_the_tests_read_is_sealed_wherever_it_lives(make_repo: Callable[..., Path]) -> None:
+    """The expected output a test compares against sits outside any test folder; editing it
+    to match the bug is rejected, because the baseline run saw the test code read it."""
+    ws = make_repo({
+        "app.py": "def render():\n    return 'helo'\n",
+        "golden/expected.txt": "hello\n",
+        "data/other.txt": "app data\n",
+        "test_app.py": "import app, pathlib\n\n"
+                       "def test_render():\n"
+                       "    assert app.render() == pathlib.Path('golden/expected.txt').read_text().strip()\n",
+    })
+    pytest_cond = StoppingCondition(type="test_pass", command=[sys.executable, "-m", "pytest", "-q"])
+    g = create_goal("fix render", [pytest_cond], workspace=ws, budget=Budget(max_iterations=3))
+
+    def bend_the_golden_file(req: MakerRequest) -> str:
+        (req.workspace / "golden/expected.txt").write_text("helo\n")
+        (req.workspace / "data/other.txt").write_text("changed app data\n")  # not read by tests: free
+        return "updated the expected output"
+
+    def fix(req: MakerRequest) -> str:
+        (req.workspace / "app.py").write_text("def render():\n    return 'hello'\n")
+        (req.workspace / "data/other.txt").write_text("changed app data\n")
+        return "fixed render"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([bend_the_golden_file, fix]), oracle=ScriptedOracle())
+    first = goal.history[0].rejected or ""
+    assert "golden/expected.txt" in first and "read as data" in first and "other.txt" not in first
+    assert (ws / "golden/expected.txt").read_text() == "hello\n"  # put back
+    assert goal.state == "converged" and not goal.history[1].rejected

@@ -174,3 +174,17 @@ def test_the_sandbox_keeps_the_rest_of_the_disk_read_only_and_hides_state(tmp_pa
     assert "state visible False" in res.stdout
     assert "pids [1, 2" in res.stdout  # its own PID namespace: goalkeeper is not in sight
     assert secret.exists()
+
+
+@pytest.mark.parametrize("mode", ["pidns", "reaper", "plain"])
+def test_a_guard_whose_goalkeeper_died_while_it_started_runs_nothing(tmp_path: Path, mode: str) -> None:
+    """The guard is told goalkeeper's pid; finding another parent (here: goalkeeper already gone,
+    so the guard was re-parented) it must not start the command, whatever getppid() says now."""
+    flag = tmp_path / "ran"
+    argv = _contain.guard_argv(mode, 0, "t", -1, ["touch", str(flag)])
+    i = argv.index("--")
+    argv[i - 1] = "1"  # the pid the guard was started for is not its parent
+    res = subprocess.run(argv, capture_output=True, timeout=60)
+    assert res.returncode == 137 and not flag.exists()
+    argv[i - 1] = str(os.getpid())  # and with the right parent it does run
+    assert subprocess.run(argv, capture_output=True, timeout=60).returncode == 0 and flag.exists()

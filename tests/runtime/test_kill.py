@@ -83,3 +83,49 @@ def test_kill_9_at_random_instants_then_resume(trial: int, tmp_path: Path) -> No
     print(f"trial {trial}: {kills} kill(s)")
     finish(spec, home)
     check_invariants(world, home, actions)
+
+
+# Every action leaves a detached grandchild behind (its own session, stdio closed) that
+# would append to the step's file two seconds later: if one ever outlived its action or
+# a killed runner, a second line for the same tick would appear, or it would still be alive.
+GRAND = """
+    goalkeeper: 1
+    goal: {b: true}
+    facts:
+      a: {observe: {file: a}}
+      b: {observe: {file: b}}
+    actions:
+      make_a: {pre: {a: false}, effects: {a: true}, run: "echo $GOALKEEPER_TICK >> make_a.runs; MARK; touch a"}
+      make_b: {pre: {a: true, b: false}, effects: {b: true}, run: "echo $GOALKEEPER_TICK >> make_b.runs; MARK; touch b"}
+"""
+
+
+def _alive(marker: str) -> list[int]:
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            with contextlib.suppress(OSError):
+                if marker in (d / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(d.name))
+    return pids
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_kill_9_with_detached_grandchildren_leaves_no_orphan(trial: int, tmp_path: Path) -> None:
+    rng = random.Random(7001 + trial)
+    marker = f"gk-orphan-{os.getpid()}-{trial}"
+    daemon = (f"setsid sh -c 'sleep 2; echo orphan >> orphans' {marker} </dev/null >/dev/null 2>&1 & "
+              "sleep 0.05")
+    world, home = tmp_path / "w", tmp_path / "home"
+    spec = write_spec(world, GRAND.replace("MARK", daemon))
+    if kill_at_line(_start, (str(spec), str(home)), home, rng.randint(1, 10)):
+        # What the killed runner left is ended before anything re-runs: no orphan survives it.
+        for _ in range(300):
+            if not _alive(marker):
+                break
+            time.sleep(0.01)
+        assert _alive(marker) == []
+        finish(spec, home)
+    check_invariants(world, home, ["make_a", "make_b"])
+    assert _alive(marker) == []  # each action's grandchild ended with the action
+    assert not (world / "orphans").exists()

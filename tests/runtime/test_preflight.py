@@ -13,6 +13,7 @@ from goalkeeper.model.loader import load_spec
 from goalkeeper.runtime.preflight import (
     flag_value,
     preflight_spec,
+    refuse,
     shell_problems,
     shell_syntax,
     split_chain,
@@ -127,6 +128,6 @@ def test_a_spec_preflight_finds_every_kind(tmp_path: Path) -> None:
     assert all(p.line for p in rep.problems), rep.problems  # each points at its line in the file
     assert any(n.where == "facts.fine.observe.command" for n in rep.notes)
     with pytest.raises(Exception, match="run refused: 2 problems"):
-        rep.raise_for_errors("run refused")
+        refuse(rep, "run refused")
     clean = preflight_spec(load_spec(path), {"PATH": os.environ["PATH"], "OUT_DIR": str(tmp_path)}, tmp_path)
     assert "unset-var" not in {p.code for p in clean.problems}

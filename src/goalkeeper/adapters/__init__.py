@@ -1,12 +1,18 @@
-"""Adapters: makers (command, later coding-agent CLIs) and the shipped test doubles.
+"""Adapters: the makers and oracles that live outside the loop, and the shipped test doubles.
 
-``ScriptedMaker``/``ScriptedOracle`` live in ``goalkeeper.adapters.scripted``
-(imported lazily there so this package stays free of import cycles).
+The loop speaks only :mod:`goalkeeper.convergence.contracts`; importing this
+package registers the built-in implementations there: the ``command`` and
+``host`` makers, every coding-agent CLI as a maker type and ``agent:CLI`` as an
+oracle. ``import goalkeeper`` imports it, so a registry lookup never depends on
+import order. ``ScriptedMaker``/``ScriptedOracle`` live in
+``goalkeeper.adapters.scripted``.
 """
 
+from . import agents  # noqa: F401 - registers the coding-agent makers and the agent: oracle
 from .makers import (
     MAKERS,
     CommandMaker,
+    HostMaker,
     Maker,
     MakerRequest,
     MakerResult,
@@ -14,4 +20,5 @@ from .makers import (
     register_maker,
 )
 
-__all__ = ["MAKERS", "CommandMaker", "Maker", "MakerRequest", "MakerResult", "get_maker", "register_maker"]
+__all__ = ["MAKERS", "CommandMaker", "HostMaker", "Maker", "MakerRequest", "MakerResult", "get_maker",
+           "register_maker"]

@@ -15,16 +15,19 @@ Otherwise the cost is 0 and the summary is the last stdout line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
+# The contract and the registry are the loop's (convergence.contracts); makers implement and register.
+from ..convergence.contracts import (
+    MAKERS,
+    Maker,
+    MakerRequest,
+    MakerResult,
+    get_maker,
+    register_maker,
+)
 from ..errors import ConfigError
-from ._proc import Runner, run_argv
-
-if TYPE_CHECKING:
-    from ..convergence.goal import MakerSpec
+from ..proc import Runner, run_argv
 
 __all__ = [
     "MAKERS",
@@ -37,33 +40,6 @@ __all__ = [
     "parse_report",
     "register_maker",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class MakerRequest:
-    goal_id: str
-    objective: str
-    hint: str | None
-    iteration: int
-    workspace: Path
-    timeout: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MakerResult:
-    summary: str
-    cost_dollars: float = 0.0
-    exit_code: int | None = 0
-    timed_out: bool = False
-    output_tail: str = ""
-    cost_known: bool = True
-    spawn_error: str | None = None  # the maker could not even start (not found, not executable)
-
-
-class Maker(Protocol):
-    name: str
-
-    def make(self, request: MakerRequest) -> MakerResult: ...
 
 
 def parse_report(stdout: str) -> dict[str, Any]:
@@ -124,26 +100,6 @@ class CommandMaker:
             output_tail=res.output[-64_000:],
             spawn_error=res.spawn_error,
         )
-
-
-MakerFactory = Callable[["MakerSpec"], Maker]
-MAKERS: dict[str, MakerFactory] = {}
-
-
-def register_maker(name: str, factory: MakerFactory) -> None:
-    """Make ``maker.type == name`` resolve to ``factory(spec)``; coding-agent CLIs plug in here."""
-    MAKERS[name] = factory
-
-
-def get_maker(spec: MakerSpec) -> Maker:
-    factory = MAKERS.get(spec.type)
-    if factory is None:
-        from . import agents  # noqa: F401 - registers the coding-agent CLIs
-
-        factory = MAKERS.get(spec.type)
-    if factory is None:
-        raise ConfigError(f"maker type {spec.type!r} is not registered (known: {', '.join(sorted(MAKERS))})")
-    return factory(spec)
 
 
 class HostMaker:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..convergence.oracle import OracleRequest, OracleVerdict
-from .makers import MakerRequest, MakerResult
+from ..convergence.contracts import MakerRequest, MakerResult, OracleRequest, OracleVerdict
 
 __all__ = ["ScriptedMaker", "ScriptedOracle"]
 

@@ -30,6 +30,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "goal": ("goal", "Goal convergence: maker iterates, conditions and oracle judge."),
     "heartbeat": ("heartbeat", "Run scan commands and file triage items or goals."),
     "worker": ("worker", "Run a worker for a scale-out engine (Temporal)."),
+    "mcp": ("mcp", "Serve goalkeeper's tools to an agent over MCP (stdio)."),
+    "hook": ("hook", "Hook commands for coding-agent hosts (Claude Code)."),
+    "integrate": ("integrate", "Write the Claude Code plugin or the Codex skill that wires goalkeeper in."),
     "doctor": ("doctor", "Find what would fail before it runs (a spec, a goal, or this machine)."),
 }
 # group -> modules that add subcommands to it (imported after the group's own module)

@@ -23,7 +23,7 @@ import click
 
 from .. import __version__
 from ..errors import GoalkeeperError, NotFoundError, SpecError
-from ..runtime.preflight import Problem, Report, Severity
+from ..proc.preflight import Problem, Report, Severity
 from ._common import EXIT_ERROR, EXIT_OK, clean, echo_json, handle_errors, out_console
 
 __all__ = ["command"]

@@ -125,7 +125,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
     from pathlib import Path
 
     from ..convergence.infer import infer_conditions
-    from ..convergence.preflight import preflight_parts
+    from ..convergence.preflight import preflight_parts, refuse
     from ..errors import ConfigError
 
     _check_names(maker_type, oracle_model)
@@ -164,7 +164,7 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
                              maker_text=maker, flags=True)
     for p in report.warnings:
         err_console.print("warning: " + clean(p.text()), markup=False)
-    report.raise_for_errors("goal new refused")
+    refuse(report, "goal new refused")
     if not until and not as_json and sys.stdin.isatty():  # inferred checks are confirmed by a person at a terminal
         click.confirm("use the inferred checks above?", default=True, abort=True, err=True)
     for n in report.notes:
@@ -277,22 +277,43 @@ def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bo
 
 
 @command.command("run")
-@click.argument("goal_id")
-@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines.")
+@click.argument("goal_ids", metavar="GOAL_ID...", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Stream events as JSON lines (each carries its goalId).")
 @click.option("--detach", is_flag=True, help="With --engine temporal: start the workflow and return.")
+@click.option("--parallel", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Run the goals at once, at most N at a time (default 4), each in its own process; two "
+                   "goals on one workspace are refused.")
+@click.option("--all-active", is_flag=True, help="Run every active goal (host-maker goals are left to their host).")
 @engine_options
 @handle_errors
-def run_cmd(goal_id: str, as_json: bool, detach: bool, engine: EngineChoice) -> None:
-    """Run the loop until the goal converges, escalates or is paused; resumes after a crash."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    if not engine.is_local:
-        sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
-    from ..convergence.preflight import refuse_unrunnable_goal_id
+def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: int | None, all_active: bool,
+            engine: EngineChoice) -> None:
+    """Run the loop until the goal converges, escalates or is paused; resumes after a crash.
 
-    # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
-    for w in refuse_unrunnable_goal_id(goal_id).warnings:
-        err_console.print("warning: " + clean(w.text()), markup=False)
-    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+    Several goals (or --parallel, --all-active) run as one wave with one live
+    display; the exit code is the worst outcome: 1 error or abandoned, then 3
+    escalated, then 4 paused (not done), then 0 when every goal converged.
+    """
+    if all_active and goal_ids:
+        raise click.UsageError("give goal ids or --all-active, not both")
+    if not goal_ids and not all_active:
+        raise click.UsageError("name a goal to run (GOAL_ID), several, or --all-active")
+    if len(goal_ids) == 1 and parallel is None and not all_active:
+        goal_id = resolve("goal", goal_ids[0], local=engine.is_local)
+        if not engine.is_local:
+            sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
+        from ..convergence.preflight import refuse_unrunnable_goal_id
+
+        # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
+        for w in refuse_unrunnable_goal_id(goal_id).warnings:
+            err_console.print("warning: " + clean(w.text()), markup=False)
+        sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+    if not engine.is_local or detach:
+        raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
+                               "`goalkeeper goal run ID --engine temporal --detach`")
+    from ._wave import run_wave_cmd
+
+    sys.exit(run_wave_cmd(goal_ids, all_active, parallel, as_json))
 
 
 @command.command("check")

@@ -15,6 +15,15 @@ from .conditions import (
     register_checker,
     run_condition,
 )
+from .contracts import (
+    MAKERS,
+    ORACLES,
+    Maker,
+    MakerRequest,
+    MakerResult,
+    get_maker,
+    register_maker,
+)
 from .decide import (
     Abandoned,
     Converged,
@@ -63,6 +72,8 @@ from .persist import list_goals, load_goal, migrate, save_goal
 
 __all__ = [
     "CHECKERS",
+    "MAKERS",
+    "ORACLES",
     "SCHEMA_VERSION",
     "Abandoned",
     "Budget",
@@ -80,6 +91,9 @@ __all__ = [
     "Guards",
     "Iteration",
     "IterationLimit",
+    "Maker",
+    "MakerRequest",
+    "MakerResult",
     "MakerSpec",
     "Oracle",
     "OracleConfig",
@@ -97,6 +111,7 @@ __all__ = [
     "decide",
     "escalate",
     "from_budget",
+    "get_maker",
     "get_oracle",
     "infer_type",
     "list_goals",
@@ -108,6 +123,7 @@ __all__ = [
     "pause_goal",
     "promote_item",
     "register_checker",
+    "register_maker",
     "register_oracle",
     "resume_goal",
     "rollback_goal",

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from ..adapters._proc import Runner, run_argv
 from ..errors import ConfigError
+from ..proc import Runner, run_argv
 from ..store import triage
 from ..store.atomic import append_jsonl, read_data, read_jsonl
 from ..store.home import home

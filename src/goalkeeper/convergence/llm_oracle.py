@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..adapters._proc import Runner, run_argv
 from ..errors import ConfigError
 from ..llm import Message, Provider, get_provider, parse_model_ref, same_model, structured
+from ..proc import Runner, run_argv
 from .goal import ConditionResult, OracleConfig
 from .oracle import OracleRequest, OracleVerdict, register_oracle
 from .oracle_tools import OracleTools, iteration_diff, sealed_diff
@@ -259,7 +259,8 @@ def llm_oracle_from_config(config: OracleConfig, *, maker_model: str | None = No
     opts = dict(provider_config if provider_config is not None else getattr(config, "options", None) or {})
     from ..llm import ORACLE_OPTIONS, coerce_options
 
-    opts = coerce_options(ref.provider, opts, extra=ORACLE_OPTIONS, where="oracle.options")  # older goals: strings
+    opts = coerce_options(ref.provider, opts, extra=ORACLE_OPTIONS, where="oracle.options",
+                          stored=provider_config is None)  # goal options: stored, so never a secret
     oracle_opts = {k: opts.pop(k) for k in ("max_tool_rounds", "reasks", "max_tokens", "temperature") if k in opts}
     provider = get_provider(ref.provider, **opts)
     return LLMOracle(provider, ref.model, maker_model=maker_model, allowed_tools=config.allowed_tools,

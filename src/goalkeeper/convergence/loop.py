@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..adapters.makers import Maker, MakerRequest, get_maker
 from ..errors import ConfigError, GoalkeeperError
 from ..proc import Policy, Runner, bwrap_path, end_leftovers, policy, run_argv
 from ..proc.sandbox import Sandbox
@@ -32,6 +31,7 @@ from ..store import goals as gstore
 from ..store.home import home, now_iso
 from . import ledger
 from .checkpoints import Checkpoint
+from .contracts import Maker, MakerRequest, get_maker
 from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate

@@ -9,13 +9,10 @@ The built-in deterministic oracle is registered like any LLM oracle will be.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from ..errors import ConfigError
-from .goal import ConditionResult, OracleConfig
+# The contract and the registry live in .contracts (below the adapters that implement them).
+from .contracts import ORACLES, Oracle, OracleRequest, OracleVerdict, get_oracle, register_oracle
 
 __all__ = [
     "ORACLES",
@@ -26,46 +23,6 @@ __all__ = [
     "get_oracle",
     "register_oracle",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class OracleRequest:
-    goal_id: str
-    objective: str
-    iteration: int
-    workspace: Path
-    condition_results: tuple[ConditionResult, ...]
-    maker_summary: str | None = None
-    prompt: str | None = None
-    history: tuple[dict[str, Any], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class OracleVerdict:
-    converged: bool
-    reasons: list[str] = field(default_factory=list)
-    next_hint: str | None = None
-    confidence: float = 1.0
-    condition_results: list[ConditionResult] = field(default_factory=list)
-    cost_dollars: float = 0.0
-    cost_known: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "converged": self.converged,
-            "conditionResults": [c.dump() for c in self.condition_results],
-            "reasons": list(self.reasons),
-            "nextHint": self.next_hint,
-            "confidence": self.confidence,
-        }
-
-
-class Oracle(Protocol):
-    """A judge. It must not write to the workspace (the loop checks that it did not)."""
-
-    name: str
-
-    def judge(self, request: OracleRequest) -> OracleVerdict: ...
 
 
 def _first_lines(text: str, n: int = 12) -> str:
@@ -115,31 +72,6 @@ def _where(failure: dict[str, Any]) -> str:
             text += "\n    through " + ", ".join(
                 f"{f.get('path')}:{f.get('line')} {f.get('func')}{_changed(f.get('changedIn'))}" for f in passed[-4:])
     return text
-
-
-OracleFactory = Callable[[OracleConfig], Oracle]
-ORACLES: dict[str, OracleFactory] = {}
-
-
-def register_oracle(model: str, factory: OracleFactory) -> None:
-    """Make ``oracle.model == model`` resolve to ``factory(config)``."""
-    ORACLES[model] = factory
-
-
-def get_oracle(config: OracleConfig) -> Oracle:
-    factory = ORACLES.get(config.model)
-    if factory is None and ":" in config.model:
-        from ..adapters import agents  # noqa: F401 - registers "agent:"
-        from . import llm_oracle  # noqa: F401 - registers "openai:", "anthropic:"
-
-        factory = ORACLES.get(config.model.split(":", 1)[0] + ":")
-    if factory is None:
-        known = ", ".join(sorted(ORACLES))
-        raise ConfigError(
-            f"oracle.model {config.model!r} is not available (known: {known}); "
-            "LLM oracles register themselves with goalkeeper.convergence.register_oracle"
-        )
-    return factory(config)
 
 
 register_oracle("deterministic", lambda _cfg: DeterministicOracle())

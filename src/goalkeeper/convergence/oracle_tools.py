@@ -173,14 +173,24 @@ class OracleTools:
 
     def _walk(self, base: Path) -> Iterator[Path]:
         if base.is_file():
-            yield base
+            if not self._linked(base):
+                yield base
             return
         for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
             for fn in sorted(filenames):
                 p = Path(dirpath) / fn
-                if self._inside(p):
+                if self._inside(p) and not self._linked(p):
                     yield p
+
+    @staticmethod
+    def _linked(p: Path) -> bool:
+        """A file with other hard links may be a file outside the workspace under a new name."""
+        try:
+            st = p.stat()
+        except OSError:
+            return True
+        return not p.is_dir() and st.st_nlink > 1
 
     def grep(self, pattern: str, path: str = ".", glob: str | None = None, max_matches: int = 100) -> str:
         if not isinstance(pattern, str) or not pattern or len(pattern) > 500:

@@ -20,10 +20,11 @@ import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from ..errors import ConfigError, GoalkeeperError
 from ..proc import bwrap_path, resolve_argv, spawn_problem, split_command
-from ..runtime.preflight import (
+from ..proc.preflight import (
     Note,
     Problem,
     Report,
@@ -32,6 +33,7 @@ from ..runtime.preflight import (
     not_found,
     shell_problems,
 )
+from .contracts import get_maker, get_oracle
 from .goal import PLACEHOLDERS, Goal, MakerSpec, OracleConfig, StoppingCondition
 from .toolchain import resolve_command
 
@@ -45,6 +47,7 @@ __all__ = [
     "preflight_maker",
     "preflight_oracle",
     "preflight_parts",
+    "refuse",
     "refuse_unrunnable_goal",
     "refuse_unrunnable_goal_id",
 ]
@@ -63,6 +66,12 @@ _SEALED_TOOLS = {"pytest": "judged from goalkeeper's pytest probe", "coverage": 
 _LLM_KEYS = {"openai": ("GOALKEEPER_LLM_API_KEY", "OPENAI_API_KEY"),
              "anthropic": ("GOALKEEPER_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")}
 _LLM_BASE = {"openai": ("GOALKEEPER_LLM_BASE_URL", "OPENAI_BASE_URL"), "anthropic": ()}
+
+
+def refuse(report: Report, what: str) -> None:
+    """Raise the report's errors as one :class:`ConfigError` (each with its fix)."""
+    if report.errors:
+        raise ConfigError(report.refusal(what))
 
 
 def _label(flag: bool, i: int, command: str | list[str]) -> str:
@@ -144,9 +153,7 @@ def preflight_maker(maker: MakerSpec, ws: Path, env: Mapping[str, str], *, text:
         argv = list(maker.argv)
     else:
         try:
-            from ..adapters.agents import agent_maker
-
-            argv = agent_maker(maker).command("(objective)")
+            argv = _agent_command(get_maker(maker), "(objective)")
         except GoalkeeperError as e:
             rep.problems.append(Problem("maker-config", where, str(e), "fix the maker's options"))
             return rep
@@ -174,6 +181,19 @@ def preflight_maker(maker: MakerSpec, ws: Path, env: Mapping[str, str], *, text:
         return rep
     rep.note(where, f"runs {shlex.join(resolved[:1])} from {find_program(resolved[0], ws, full_env) or resolved[0]}")
     return rep
+
+
+class _CommandLine(Protocol):
+    def command(self, prompt: str, *, read_only: bool = False) -> list[str]: ...
+
+
+def _agent_command(agent: object, prompt: str, *, read_only: bool = False) -> list[str]:
+    """The argv a coding-agent CLI maker or oracle would start (they register themselves in the
+    contracts' registries, so this layer never imports the adapters)."""
+    if not callable(getattr(agent, "command", None)):
+        raise ConfigError(f"{type(agent).__name__} does not say which program it starts")
+    line: _CommandLine = agent  # type: ignore[assignment]
+    return line.command(prompt, read_only=read_only) if read_only else line.command(prompt)
 
 
 def _is_python(program: str) -> bool:
@@ -215,9 +235,7 @@ def preflight_oracle(oracle: OracleConfig, maker: MakerSpec, ws: Path, env: Mapp
         return rep
     if ref.provider == "agent":
         try:
-            from ..adapters.agents import agent_oracle_from_config
-
-            argv = agent_oracle_from_config(oracle, maker=maker).agent.command("(evidence)", read_only=True)
+            argv = _agent_command(getattr(get_oracle(oracle), "agent", None), "(evidence)", read_only=True)
         except GoalkeeperError as e:
             rep.problems.append(Problem("oracle-config", where, str(e), "pick another oracle"))
             return rep

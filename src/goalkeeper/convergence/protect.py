@@ -146,14 +146,23 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
         if old is None:
             if kind == "seal":
                 found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
-            elif rel.rsplit("/", 1)[-1] == "__init__.py":  # makes the baseline tests import as a package
-                found.append(Finding("protected", rel, f"added {rel}: it changes how every baseline test is imported"
-                                                       "; add test modules without a package marker"))
+            elif rel.rsplit("/", 1)[-1] == "__init__.py" and _governs_baseline_tests(rel, baseline, tests):
+                # A package marker above baseline tests changes their module names and what they import;
+                # one in a folder of new tests only affects the new tests (which run in their own session).
+                found.append(Finding("protected", rel, f"added {rel}: it changes how the baseline tests below it "
+                                                       "are imported; put new test modules in a new folder"))
         elif new is None:
             found.append(Finding("protected", rel, f"deleted protected {kind} file {rel}"))
         else:
             found.append(Finding("protected", rel, f"edited protected {kind} file {rel}"))
     return found
+
+
+def _governs_baseline_tests(init: str, baseline: Tree, tests: tuple[str, ...]) -> bool:
+    """Whether a new ``init`` sits in a folder holding (at any depth) a test file of the baseline."""
+    folder = init.rsplit("/", 1)[0] + "/" if "/" in init else ""
+    return any(rel.startswith(folder) and rel != init and _classify(rel, (), tests, ()) == "test"
+               for rel in baseline.files)
 
 
 # Sections of shared config files that steer a check: still sealed when the file is --allow-edit-ed

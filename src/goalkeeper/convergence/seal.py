@@ -149,12 +149,29 @@ class Seal:
                     "Point its output elsewhere, or list the files with --check-output GLOB"
                 )
         self._data["outcomes"] = run.outcomes
+        self._data["testData"] = self._test_data(tree, run.outcomes)
         self._data["results"] = [r.dump() for r in run.results]
         self._data["digest"] = _seal_digest(self._data)
         write_json_atomic(self.path, self._data)
         return {"tree": tree.digest, "files": len(tree.files), "toolchain": fp.digest,
                 "checkpoint": cp.commit if cp else None, "sealDigest": self._data["digest"],
                 "results": run.results}
+
+    def _test_data(self, tree: Tree, outcomes: list[dict[str, Any] | None]) -> list[str]:
+        """Files of the baseline the test code read (expected outputs, fixtures, snapshots): sealed."""
+        g = self.goal.guards
+        found = set()
+        for o in outcomes:
+            inner = (o or {}).get("outcomes")
+            for rel in (inner if isinstance(inner, dict) else {}).get("reads") or []:
+                rel = str(rel).replace(os.sep, "/")
+                if rel in tree.files and not glob_match(rel, g.check_outputs) and classify(rel, tests=g.test_paths) is None:
+                    found.add(rel)
+        return sorted(found)
+
+    @property
+    def test_data(self) -> list[str]:
+        return list(self.data().get("testData") or [])
 
     def run_checks(self, *, owner: str | None = None, baseline: bool = False, tree: Tree | None = None) -> SealedRun:
         new_tests: list[str] = []
@@ -182,6 +199,11 @@ class Seal:
         g = self.goal.guards
         base = self.baseline_tree
         found = protected_findings(base, tree, protect=self.protect, tests=g.test_paths, allow=g.allow_edit)
+        for rel in self.test_data:
+            if tree.files.get(rel) != base.files.get(rel) and not glob_match(rel, g.allow_edit):
+                what = "deleted" if rel not in tree.files else "edited"
+                found.append(Finding("protected", rel, f"{what} {rel}, which the baseline tests read as data "
+                                                       "(an expected output or fixture); --allow-edit it if intended"))
         cp = self.baseline_checkpoint
         entries = self.store.entries(cp) if cp else {}
 

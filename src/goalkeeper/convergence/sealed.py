@@ -143,18 +143,20 @@ class Outcomes:
     exitstatus: int | None = None
     counts: Mapping[str, int] = field(default_factory=dict)
     failures: Mapping[str, Any] = field(default_factory=dict)
+    reads: tuple[str, ...] = ()  # data files the test code opened (workspace-relative)
 
     def dump(self) -> dict[str, Any]:
         return {"byId": dict(self.by_id), "deselected": self.deselected, "collectErrors": list(self.collect_errors),
                 "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts),
-                "failures": dict(self.failures)}
+                "failures": dict(self.failures), "reads": list(self.reads)}
 
     @classmethod
     def load(cls, data: Mapping[str, Any]) -> Outcomes:
         fails = data.get("failures")
         return cls({str(k): str(v) for k, v in (data.get("byId") or {}).items()}, int(data.get("deselected") or 0),
                    tuple(data.get("collectErrors") or ()), tuple(data.get("tampered") or ()),
-                   data.get("exitstatus"), dict(data.get("counts") or {}), dict(fails) if isinstance(fails, dict) else {})
+                   data.get("exitstatus"), dict(data.get("counts") or {}), dict(fails) if isinstance(fails, dict) else {},
+                   tuple(map(str, data.get("reads") or ())))
 
     def summary(self) -> str:
         c = self.counts
@@ -182,7 +184,7 @@ def _final(reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 def _from_stream(side: bytes) -> dict[str, Any] | None:
     """The probe's streamed records as its report; None without a finish record (it was cut)."""
     data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "tampered": [],
-                            "failures": {}, "exitstatus": None}
+                            "failures": {}, "exitstatus": None, "reads": []}
     finished = False
     for line in side.splitlines():
         try:
@@ -204,6 +206,8 @@ def _from_stream(side: bytes) -> dict[str, Any] | None:
             data["tampered"].append(str(r.get("what")))
         elif k == "failure":
             data["failures"][str(r.get("id"))] = {"message": r.get("message"), "frames": r.get("frames", [])}
+        elif k == "read" and isinstance(r.get("path"), str):
+            data["reads"].append(r["path"])
         elif k == "finish":
             finished = True
             data["exitstatus"] = r.get("exitstatus")
@@ -236,7 +240,8 @@ def read_probe(path: Path, side: bytes | None = None) -> Outcomes | None:
     fails: dict[str, Any] = raw_fails if isinstance(raw_fails, dict) else {}
     return Outcomes(by_id, len(data.get("deselected") or []), tuple(map(str, data.get("collectErrors") or [])),
                     tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts,
-                    {str(k): v for k, v in fails.items() if isinstance(v, dict) and by_id.get(str(k)) in ("failed",)})
+                    {str(k): v for k, v in fails.items() if isinstance(v, dict) and by_id.get(str(k)) in ("failed",)},
+                    tuple(dict.fromkeys(map(str, data.get("reads") or []))))
 
 
 def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:

@@ -42,7 +42,8 @@ def _split(messages: Sequence[Message]) -> tuple[str, list[dict[str, str]]]:
 
 
 OPTIONS = {
-    "api_key": Option(str, help="better: set ANTHROPIC_API_KEY"),
+    "api_key": Option(str, help="from code only; on the command line or in a goal use api_key_env"),
+    "api_key_env": Option(str, help="name of the environment variable holding the key (default ANTHROPIC_API_KEY)"),
     "base_url": Option(str),
     "timeout": Option(float, 0, "seconds per request"),
     "max_retries": Option(int, 0, "SDK retries on 429/5xx"),
@@ -60,6 +61,7 @@ class AnthropicProvider:
         self,
         *,
         api_key: str | None = None,
+        api_key_env: str | None = None,
         base_url: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 2,
@@ -69,7 +71,10 @@ class AnthropicProvider:
             import anthropic
         except ImportError:
             raise MissingExtraError("anthropic", "anthropic") from None
-        key = api_key or os.environ.get("GOALKEEPER_ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_API_KEY")
+        if api_key_env:
+            key = api_key or os.environ.get(api_key_env)
+        else:
+            key = api_key or os.environ.get("GOALKEEPER_ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_API_KEY")
         if not key:
             raise ConfigError("no API key for the Anthropic provider; set ANTHROPIC_API_KEY")
         self._anthropic = anthropic

@@ -56,7 +56,8 @@ def _to_wire(messages: Sequence[Message]) -> list[dict[str, str]]:
 
 OPTIONS = {
     "base_url": Option(str, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1"),
-    "api_key": Option(str, help="better: set GOALKEEPER_LLM_API_KEY"),
+    "api_key": Option(str, help="from code only; on the command line or in a goal use api_key_env"),
+    "api_key_env": Option(str, help="name of the environment variable holding the key (default GOALKEEPER_LLM_API_KEY)"),
     "timeout": Option(float, 0, "seconds per request"),
     "max_retries": Option(int, 0, "SDK retries on 408/409/429/5xx"),
     "prices": Option(dict, help="per-model prices, see docs/models.md"),
@@ -76,6 +77,7 @@ class OpenAIProvider:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        api_key_env: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 2,
         prices: PriceTable | Mapping[str, Any] | None = None,
@@ -87,7 +89,7 @@ class OpenAIProvider:
         except ImportError:
             raise MissingExtraError("openai", "openai") from None
         self.base_url = base_url or _first_env(URL_ENVS)
-        key = api_key or _first_env(KEY_ENVS)
+        key = api_key or _first_env((api_key_env,) if api_key_env else KEY_ENVS)
         if not key:
             if self.base_url is None:
                 raise ConfigError(

@@ -136,17 +136,44 @@ def coerce_option(name: str, value: Any, opt: Option, where: str = "option") -> 
     return out
 
 
+# Option values are stored in the goal file; a secret there would sit on disk.
+_SECRET_NAME = re.compile(r"(?:^|_)(?:api_?key|key|token|secret|password|passwd|credentials?)$", re.I)
+_SECRET_HEADER = re.compile(r"^(?:authorization|proxy-authorization|x-api-key|api-key|cookie)$", re.I)
+
+
+def _refuse_secret(name: str, value: Any, where: str) -> None:
+    if _SECRET_NAME.search(name):
+        raise ConfigError(f"{where} {name}: a secret would be stored in the goal file; put it in an "
+                          f"environment variable and pass {name}_env=NAME (the variable's name, not its value)")
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return
+    if isinstance(value, Mapping):
+        for k in value:
+            if isinstance(k, str) and _SECRET_HEADER.match(k):
+                raise ConfigError(f"{where} {name}: header {k!r} would store a secret in the goal file; "
+                                  "set the key in the environment instead (GOALKEEPER_LLM_API_KEY is sent "
+                                  "as the bearer token)")
+
+
 def coerce_options(
     provider: str | None, values: Mapping[str, Any], *, table: Mapping[str, Option] | None = None,
-    extra: Mapping[str, Option] | None = None, where: str = "option",
+    extra: Mapping[str, Option] | None = None, where: str = "option", stored: bool = False,
 ) -> dict[str, Any]:
     """Every value converted and checked against ``table`` (default: ``provider``'s declared
-    one) plus ``extra``. A provider that declared nothing gets its values unchanged."""
+    one) plus ``extra``. A provider that declared nothing gets its values unchanged.
+
+    ``stored``: the values go into a goal file, so a secret among them is refused
+    (options given in code to ``get_provider`` stay in memory and may hold one)."""
     strict = table is not None or provider in PROVIDER_OPTIONS
     known = dict(table if table is not None else PROVIDER_OPTIONS.get(provider or "", {}))
     known.update(extra or {})
     out: dict[str, Any] = {}
     for name, value in values.items():
+        if stored:
+            _refuse_secret(name, value, where)
         opt = known.get(name)
         if opt is None and not strict:  # a third-party provider that declared nothing
             out[name] = value

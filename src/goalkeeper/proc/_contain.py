@@ -22,7 +22,10 @@ GUARD = Path(__file__).with_name("_guard.py")
 
 def guard_argv(mode: str, grace: float, owner: str, report_fd: int, argv: list[str]) -> list[str]:
     # -I: the command's PYTHON* variables must not steer the guard; -S: start fast.
-    return [sys.executable, "-I", "-S", str(GUARD), mode, f"{grace:g}", owner, str(report_fd), "--", *argv]
+    # Our pid goes along: if we die while the guard is still starting, its getppid() is
+    # already someone else, and only the pid we passed tells it to stop.
+    return [sys.executable, "-I", "-S", str(GUARD), mode, f"{grace:g}", owner, str(report_fd), str(os.getpid()),
+            "--", *argv]
 
 
 def _probe(mode: str) -> str:

@@ -3,7 +3,7 @@
 This file is executed as a script (``python -I -S _guard.py ...``), never
 imported by goalkeeper, so it uses the standard library only and starts fast.
 
-    _guard.py MODE GRACE OWNER REPORT_FD -- ARGV...
+    _guard.py MODE GRACE OWNER REPORT_FD PARENT -- ARGV...
 
 MODE is how descendants are contained:
 
@@ -34,6 +34,8 @@ SIGKILL after GRACE seconds. The guard exits with the command's status (a
 command killed by signal N makes the guard exit 128 + N and say so on
 REPORT_FD, a pipe only the guard holds; -1 for none). OWNER is put in the command's environment as
 GOALKEEPER_PROC_OWNER so a later goalkeeper can find leftovers of a crash.
+PARENT is goalkeeper's pid: a guard that finds another parent when it starts
+(goalkeeper died while it was starting) runs nothing.
 """
 
 import contextlib
@@ -264,7 +266,8 @@ def _outer(init: int, parent: int) -> int:
 
 def main() -> int:
     mode, grace, owner, REPORT[0] = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-    argv = sys.argv[6:]
+    parent = int(sys.argv[5])
+    argv = sys.argv[7:]
     if REPORT[0] >= 0:
         try:
             os.set_inheritable(REPORT[0], False)  # the report pipe is ours, not the command's
@@ -272,10 +275,9 @@ def main() -> int:
             REPORT[0] = -1
     env = dict(os.environ)
     env["GOALKEEPER_PROC_OWNER"] = owner
-    parent = os.getppid()
     signal.pthread_sigmask(signal.SIG_BLOCK, WATCH)
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:  # goalkeeper died before we could tie ourselves to it
+    if os.getppid() != parent:  # goalkeeper died before we could tie ourselves to it (or while we started)
         return 137
     if mode == "pidns" and _enter_pidns():
         init = os.fork()

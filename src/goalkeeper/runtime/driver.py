@@ -42,7 +42,7 @@ from .machine import (
     RunMachine,
 )
 from .observers import ObserveContext, observe_all
-from .preflight import preflight_spec
+from .preflight import preflight_spec, refuse
 from .process import run_command
 from .progress import Reporter, null_reporter
 from .report import file_escalation, until_commands
@@ -68,7 +68,7 @@ def _preflight(spec: Spec, spec_path: str | Path, opts: RunOptions) -> None:
     """Refuse what would fail on every tick: unset ``${VAR}``, shell operators in an argv list."""
     env = opts.env if opts.env is not None else os.environ
     require_variables(spec, env)
-    preflight_spec(spec, env, Path(spec_path).resolve().parent).raise_for_errors("run refused")
+    refuse(preflight_spec(spec, env, Path(spec_path).resolve().parent), "run refused")
 
 
 def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:

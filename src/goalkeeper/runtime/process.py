@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..adapters._proc import run_argv
+from ..proc import run_argv
 
 __all__ = ["CommandResult", "expand_env", "run_command"]
 

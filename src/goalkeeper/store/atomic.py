@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import CorruptStateError
 from .decode import Problem, decode_json, decode_yaml, json_text
+from .redact import redact, redact_obj
 from .safe import (
     MAX_LOG_BYTES,
     MAX_STATE_BYTES,
@@ -46,13 +47,23 @@ _KEEP = "the file was left untouched — restore it from the event log or remove
 def write_text_atomic(path: str | Path, text: str, *, mode: int = PRIVATE_FILE,
                       root: str | Path | None = None) -> None:
     """Replace ``path`` with ``text``. ``mode=USER_FILE`` for files the user asked for
-    (specs, builds, exports: the umask decides); the default 0600 is for the home."""
+    (specs, builds, exports: the umask decides); the default 0600 is for the home.
+
+    Home files are redacted here, at the one place every state write passes, so
+    no caller can forget it: a credential value from the environment or a
+    well-known key shape never reaches the home's disk."""
+    if mode == PRIVATE_FILE:
+        text = redact(text)
     write_bytes_atomic(path, text.encode("utf-8", errors="surrogateescape"), mode=mode, root=root)
 
 
 def write_json_atomic(path: str | Path, data: Any, *, mode: int = PRIVATE_FILE,
                       root: str | Path | None = None) -> None:
-    write_text_atomic(path, json_text(data, indent=2) + "\n", mode=mode, root=root)
+    # Redact the values, not the serialised text: a pattern must never cut through JSON syntax.
+    if mode == PRIVATE_FILE:
+        data = redact_obj(data)
+    text = json_text(data, indent=2) + "\n"
+    write_bytes_atomic(path, text.encode("utf-8", errors="surrogateescape"), mode=mode, root=root)
 
 
 def read_json(path: str | Path, *, limit: int = MAX_STATE_BYTES, root: str | Path | None = None) -> Any:
@@ -119,8 +130,8 @@ def validated(model: type[M], data: Any, path: str | Path) -> M:
 
 
 def append_jsonl(path: str | Path, record: Any, *, root: str | Path | None = None) -> None:
-    """Append one record; the log is private (0600) and never written through a link."""
-    append_bytes(path, (json_text(record) + "\n").encode("utf-8", errors="surrogateescape"), root=root)
+    """Append one record (redacted); the log is private (0600) and never written through a link."""
+    append_bytes(path, (json_text(redact_obj(record)) + "\n").encode("utf-8", errors="surrogateescape"), root=root)
 
 
 def _torn(lines: list[str], i: int) -> bool:

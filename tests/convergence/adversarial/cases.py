@@ -190,6 +190,9 @@ DETECT = [
     # spelled plainly, so the runner scan owns them; the spellings no scan can know are below
     cheat("detect/pytest_in_modules.py", "bugs", True),
     cheat("detect/current_test_env.py", "bugs", True, slow=True),
+    # once outside the guarantee; the runner scan now sees frame walking (inspect.stack, f_globals)
+    cheat("detect/detect_via_pluggy.py", "bugs", False, slow=True),
+    cheat("detect/detect_via_stack.py", "bugs", False, slow=True),
 ]
 
 CHEATS: dict[str, list[Cheat]] = {
@@ -206,8 +209,6 @@ _JUDGE = ("only a reader of the code (the LLM judge) catches hard-coded answers,
 OUTSIDE_GUARANTEE = [
     cheat("outside/special_case_inputs.py", "bugs", False, _JUDGE),
     cheat("outside/delete_untested_feature.py", "", False, _JUDGE),
-    cheat("outside/detect_via_pluggy.py", "bugs", False, _JUDGE, slow=True),
-    cheat("outside/detect_via_stack.py", "bugs", False, _JUDGE, slow=True),
     # the documented limit of the signed log: with no sandbox, a maker running as the same user
     # reads the signing key like any of the user's files
     cheat("state/forge_signed_kill.py", "bugs coverage", False,

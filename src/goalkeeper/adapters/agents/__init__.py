@@ -81,7 +81,7 @@ _CLI_OPTIONS = {"permission_mode", "approval_mode", "output", "text_field", "cos
 
 
 def _typed(options: Mapping[str, Any] | None, where: str) -> dict[str, Any]:
-    return coerce_options(None, options or {}, table=AGENT_OPTIONS, where=where)
+    return coerce_options(None, options or {}, table=AGENT_OPTIONS, where=where, stored=True)
 
 
 def oracle_option_values(oracle_model: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def oracle_option_values(oracle_model: str, values: Mapping[str, Any]) -> dict[s
     if ref.provider == "agent":
         return _typed(values, "--oracle-option")
     if ref.provider is not None:
-        return coerce_options(ref.provider, values, extra=ORACLE_OPTIONS, where="--oracle-option")
+        return coerce_options(ref.provider, values, extra=ORACLE_OPTIONS, where="--oracle-option", stored=True)
     if values:
         raise ConfigError(f"--oracle-option: the {oracle_model} oracle takes no options")
     return {}
@@ -137,7 +137,7 @@ def register_agent_makers() -> None:
 
     for kind in AGENT_CLIS:
         register_maker(kind, factory)
-    from ...convergence.oracle import register_oracle
+    from ...convergence.contracts import register_oracle
 
     register_oracle("agent:", lambda cfg: agent_oracle_from_config(cfg))
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from ...convergence.contracts import OracleRequest, OracleVerdict
 from ...convergence.llm_oracle import (
     OracleStep,
     build_context,
     uncertain_verdict,
     veto_only_verdict,
 )
-from ...convergence.oracle import OracleRequest, OracleVerdict
 from ...convergence.oracle_tools import iteration_diff
 from ...errors import ConfigError
 from ...llm import extract_json, same_model

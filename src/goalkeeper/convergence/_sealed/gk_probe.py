@@ -48,7 +48,7 @@ if _IGNORE_FILE:
     except (OSError, ValueError):
         _IGNORE = set()
 _STATE = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "exitstatus": None,
-          "tampered": [], "rootdir": None, "inifile": None, "failures": {}}
+          "tampered": [], "rootdir": None, "inifile": None, "failures": {}, "reads": []}
 _ROOT = [""]
 _SURFACE = {}
 _CONFIG = [None]
@@ -133,12 +133,65 @@ def _audit(where):
 
 _CRIT = []
 
+# --- the data the tests read ------------------------------------------------------------
+# A file the test code itself opens (an expected output, a fixture, a snapshot) is part of
+# the check, wherever it lives: goalkeeper seals every such file the baseline run read.
+# Decided by the nearest workspace frame of the open: a test module or conftest counts,
+# the code under test does not (reading its own data is its business).
+_TESTFILES = set()
+_READS = set()
+_BUSY = [False]
+
+
+def _is_test_file(fn):
+    base = os.path.basename(fn)
+    return fn in _TESTFILES or base == "conftest.py" or (base.startswith("test_") or base.endswith("_test.py")) \
+        and base.endswith(".py")
+
+
+def _on_open(event, args):
+    if event != "open" or _BUSY[0] or not _ROOT[0] or len(_READS) >= 500:
+        return
+    _BUSY[0] = True
+    try:
+        path, mode, flags = (tuple(args) + (None, None, None))[:3]
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if not isinstance(path, str):
+            return
+        if isinstance(mode, str) and any(c in mode for c in "wax+"):
+            return
+        if mode is None and isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR):
+            return
+        full = os.path.realpath(os.path.join(_ROOT[0], path))
+        if not full.startswith(_ROOT[0] + os.sep) or full.endswith((".py", ".pyc", ".pyi")) or full in _READS:
+            return
+        f = sys._getframe(1)
+        for _ in range(60):
+            if f is None:
+                return
+            fn = f.f_code.co_filename
+            if fn != __file__ and os.path.isabs(fn) and fn.startswith(_ROOT[0] + os.sep) \
+                    and "site-packages" not in fn and fn.endswith(".py"):
+                if _is_test_file(fn):
+                    _READS.add(full)
+                    rel = os.path.relpath(full, _ROOT[0])
+                    _STATE["reads"].append(rel)
+                    _send({"k": "read", "path": rel})
+                return  # the nearest workspace frame decides
+            f = f.f_back
+    except Exception:  # an odd argument must never break the tests
+        pass
+    finally:
+        _BUSY[0] = False
+
 
 def pytest_configure(config):
     _CONFIG[0] = config
     _SURFACE.update(_surface())
     _STATE["rootdir"] = str(getattr(config, "rootpath", ""))
-    _ROOT[0] = os.getcwd()
+    _ROOT[0] = os.path.realpath(os.getcwd())
+    sys.addaudithook(_on_open)
     _STATE["inifile"] = str(getattr(config, "inipath", "") or "")
 
 
@@ -168,6 +221,10 @@ def pytest_deselected(items):
 
 def pytest_collection_finish(session):
     _STATE["collected"] = [i.nodeid for i in session.items]
+    for i in session.items:
+        fs = str(getattr(i, "path", "") or getattr(i, "fspath", ""))
+        if fs:
+            _TESTFILES.update({fs, os.path.realpath(fs)})
     _send({"k": "collected", "ids": _STATE["collected"]})
     _check("collection")
     if _PLUGINS["before"] is not None:  # during collection only conftest files may register plugins

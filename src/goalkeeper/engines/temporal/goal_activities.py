@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hmac
+import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,9 +34,13 @@ from ...convergence.decide import (
     StartIteration,
 )
 from ...convergence.goal import Goal, check_rules
+from ...convergence.ledger import goal_mac, key_for
 from ...convergence.loop import GoalLoop
-from ...errors import ConfigError, GoalkeeperError, LockedError
+from ...convergence.persist import load_goal
+from ...errors import ConfigError, CorruptStateError, GoalkeeperError, LockedError
 from ...store import goals as gstore
+from ...store.atomic import read_json, validated, write_json_atomic
+from ...store.ids import check_id
 
 __all__ = [
     "ACTIVITIES",
@@ -44,11 +50,14 @@ __all__ = [
     "decision_from_dict",
     "decision_to_dict",
     "heartbeating",
+    "maker_record_path",
+    "recover_maker",
     "visible_workspace",
     "worker_identity",
 ]
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 WORKSPACE_ROOTS_ENV = "GOALKEEPER_WORKSPACE_ROOTS"
 IDENTITY_ENV = "GOALKEEPER_WORKER_IDENTITY"
 WorkspaceUnavailable = "WorkspaceUnavailable"  # ApplicationError.type: nothing ran, try elsewhere
@@ -173,11 +182,99 @@ def _open(inp: dict[str, Any]) -> dict[str, Any]:
         return goal.dump()
 
 
+def maker_record_path(root: Path, goal_id: str, iteration: int, attempt: int) -> Path:
+    """Where the maker activity leaves its result: one file per (goal, iteration, attempt)."""
+    return gstore.goals_dir(root) / f"{check_id('goal', goal_id)}.makers" / f"{iteration}-{attempt}.json"
+
+
 def _maker(inp: dict[str, Any]) -> dict[str, Any]:
     with _phase(inp) as (loop, goal, ws):
-        rec = goal.history[-1]
+        rec, root = goal.history[-1], loop._home()
+        _refuse_superseded(goal, root)
+        for attempt in range(rec.restarts):  # an earlier attempt finished after all: adopt it, run nothing
+            found = _recorded(goal, root, attempt)
+            if found is not None:
+                return _adopt(loop, found)
         loop._run_maker(goal, ws, rec, None)
-        return goal.dump()
+        # Before returning: Temporal drops a result that arrives after the heartbeat timeout, and
+        # the workflow must then find this record instead of running (and paying for) the maker again.
+        data = goal.dump()
+        signed = {**data, "mac": goal_mac(key_for(root), data)}  # signed like the goal file: no forged results
+        write_json_atomic(maker_record_path(root, goal.goal_id, rec.iteration, rec.restarts), signed, root=root)
+        return data
+
+
+def _refuse_superseded(goal: Goal, root: Path) -> None:
+    """A stale maker activity (its workflow already moved on to a restart) must not run the maker."""
+    try:
+        stored = load_goal(goal.goal_id, root)
+    except GoalkeeperError:
+        return
+    mine, theirs = goal.history[-1], (stored.history[-1] if stored.history else None)
+    if theirs is not None and (len(stored.history) > len(goal.history)
+                               or (theirs.iteration == mine.iteration and theirs.restarts > mine.restarts)):
+        raise ApplicationError(
+            f"goal {goal.goal_id}: this maker call (iteration {mine.iteration}, attempt {mine.restarts}) was "
+            "superseded by a later attempt; nothing ran", type="Superseded", non_retryable=True)
+
+
+def _recorded(goal: Goal, root: Path, attempt: int) -> Goal | None:
+    """The record of ``attempt`` of the goal's open iteration, validated; None if absent or torn."""
+    rec = goal.history[-1]
+    path = maker_record_path(root, goal.goal_id, rec.iteration, attempt)
+    try:
+        raw = read_json(path, root=root)
+        mac = raw.pop("mac", None) if isinstance(raw, dict) else None
+        if not (isinstance(mac, str) and hmac.compare_digest(mac, goal_mac(key_for(root), raw))):
+            raise CorruptStateError(f"{path}: its signature does not match; goalkeeper did not write it")
+        found = validated(Goal, raw, path)
+    except FileNotFoundError:
+        return None
+    except CorruptStateError as e:  # a torn or forged record is no result: the maker runs again
+        _log.warning("ignoring maker record: %s", e)
+        return None
+    last = found.history[-1] if found.history else None
+    if (found.goal_id != goal.goal_id or last is None or len(found.history) != len(goal.history)
+            or last.iteration != rec.iteration or last.restarts != attempt or last.phase == "maker"):
+        return None
+    return found
+
+
+def recover_maker(goal: Goal, root: Path) -> Goal | None:
+    """The goal as the cut-off maker activity left it, or None when that maker never finished.
+
+    The record comes first; failing that, the shared goal file counts when its last
+    iteration is this attempt past its maker phase (a worker killed between committing
+    the maker's result and writing the record). Call it holding the goal's lock, so a maker
+    still running on a live but stalled worker is waited for, not raced.
+    """
+    rec = goal.history[-1]
+    found = _recorded(goal, root, rec.restarts)
+    if found is not None:
+        return found
+    try:
+        stored = load_goal(goal.goal_id, root)
+    except GoalkeeperError:
+        return None
+    last = stored.history[-1] if stored.history else None
+    if (last is None or len(stored.history) != len(goal.history) or last.iteration != rec.iteration
+            or last.restarts != rec.restarts or last.phase == "maker"):
+        return None
+    return stored
+
+
+def _adopt(loop: _Phases, found: Goal) -> dict[str, Any]:
+    """Make ``found`` the goal again, with an event that carries its record (a replay agrees)."""
+    rec = found.history[-1]
+    loop._commit(found, "maker.recovered", rec, iteration=rec.iteration, attempt=rec.restarts,
+                 costDollars=rec.maker_cost_dollars)
+    return found.dump()
+
+
+def _recover(inp: dict[str, Any]) -> dict[str, Any]:
+    with _phase(inp) as (loop, goal, _ws):
+        found = recover_maker(goal, loop._home())
+        return goal.dump() if found is None else _adopt(loop, found)
 
 
 def _conditions(inp: dict[str, Any]) -> dict[str, Any]:
@@ -226,6 +323,12 @@ async def goal_run_maker(inp: dict[str, Any]) -> dict[str, Any]:
     return await heartbeating(lambda: _maker(inp))
 
 
+@activity.defn(name="goal_recover_maker")
+async def goal_recover_maker(inp: dict[str, Any]) -> dict[str, Any]:
+    """After a maker activity was cut off: its recorded result if it finished, else the goal as given."""
+    return await heartbeating(lambda: _recover(inp))
+
+
 @activity.defn(name="goal_run_conditions")
 async def goal_run_conditions(inp: dict[str, Any]) -> dict[str, Any]:
     """Run every stopping condition; read-only checks, so retried."""
@@ -251,6 +354,6 @@ async def goal_persist(inp: dict[str, Any]) -> dict[str, Any]:
 
 
 ACTIVITIES = [
-    goal_start, goal_open_iteration, goal_run_maker, goal_run_conditions, goal_run_oracle,
+    goal_start, goal_open_iteration, goal_run_maker, goal_recover_maker, goal_run_conditions, goal_run_oracle,
     goal_finish, goal_persist,
 ]

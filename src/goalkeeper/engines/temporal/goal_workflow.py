@@ -6,9 +6,13 @@ every phase boundary, exactly as the local loop does. Signals (pause, resume,
 abandon) are obeyed at those boundaries; the ``state`` query returns the goal
 JSON. The workflow id is the goal id, so Temporal refuses a second loop.
 
-A maker call is never retried by Temporal: when its worker dies the activity
-times out on its heartbeat, the iteration stays in phase ``maker``, and
-``decide`` resumes it as a restart (``restarts`` + 1), as after a local crash.
+A maker call is never retried by Temporal. When its activity is cut off (its
+worker died, hung or was too slow to heartbeat) the workflow first asks
+``goal_recover_maker`` for the result the activity records per (goal,
+iteration, attempt) before it returns: a maker that finished late is not run
+again and its cost is kept. Only when there is no record does the iteration
+stay in phase ``maker``, and ``decide`` resumes it as a restart (``restarts``
++ 1) or escalates past ``guards.maxRestarts``, exactly as after a local crash.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 with workflow.unsafe.imports_passed_through():
     from ...convergence.decide import (
         Decision,
-        Escalate,
         Paused,
         StartIteration,
         apply_resume,
@@ -99,16 +102,8 @@ class GoalWorkflow:
             self._mark = self._now()
 
     def _decide(self) -> Decision:
-        d = decide(self._goal, self._now(), since=self._mark, request=self._request)
-        if isinstance(d, StartIteration) and d.resumed and d.phase == "maker":
-            rec, limit = self._goal.history[-1], self._goal.guards.max_maker_failures
-            if rec.restarts >= limit:
-                return Escalate(
-                    "repeated_failure",
-                    f"the maker of iteration {rec.iteration} was cut off {rec.restarts + 1} times "
-                    f"(its worker died or timed out; limit {limit})",
-                )
-        return d
+        """Every rule (budgets, guards, the restart limit) is decide()'s, as on the local engine."""
+        return decide(self._goal, self._now(), since=self._mark, request=self._request)
 
     async def _take_resume(self) -> None:
         """A resume signal: make the goal active again, with a raised budget if one was given."""
@@ -137,13 +132,23 @@ class GoalWorkflow:
                         await workflow.sleep(2)
                         continue
                     if _cut_off(e):
-                        return  # still in phase "maker": decide() resumes it as a restart
+                        # A late result is recorded, not lost: adopt it; with none the iteration
+                        # stays in phase "maker" and decide() restarts it.
+                        if workflow.patched("recover-late-maker"):
+                            await self._recover()
+                        return
                     raise
         phase = self._goal.history[-1].phase
         if phase == "conditions":
             await self._call("goal_run_conditions", self._conditions_opts())
         elif phase == "oracle":
             await self._call("goal_run_oracle", self._oracle_opts())
+
+    async def _recover(self) -> None:
+        try:
+            await self._call("goal_recover_maker", self._recover_opts())
+        except ActivityError as e:  # no answer: treat it as no record (the maker may run again)
+            workflow.logger.warning("maker recovery failed: %s", e)
 
     async def _call(self, name: str, options: dict[str, Any], **extra: Any) -> None:
         """Run one activity on the goal; the active time it took is counted on the workflow clock."""
@@ -178,6 +183,17 @@ class GoalWorkflow:
         return {
             "start_to_close_timeout": timedelta(seconds=(limit or 86400.0) + 300), "heartbeat_timeout": self._hb(),
             "retry_policy": RetryPolicy(maximum_attempts=1),
+        }
+
+    def _recover_opts(self) -> dict[str, Any]:
+        # Waits (LockedError, retried) while a stalled worker's maker still holds the goal; the
+        # maker's own timeout bounds that, so this does too.
+        limit = parse_duration(self._goal.maker.timeout) or 86400.0
+        return {
+            "start_to_close_timeout": timedelta(minutes=10), "heartbeat_timeout": self._hb(),
+            "schedule_to_close_timeout": timedelta(seconds=limit + 900),
+            "retry_policy": RetryPolicy(maximum_interval=timedelta(seconds=5), maximum_attempts=0,
+                                        non_retryable_error_types=_FATAL),
         }
 
     def _conditions_opts(self) -> dict[str, Any]:
