@@ -35,6 +35,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mcp": ("mcp", "Serve goalkeeper's tools to an agent over MCP (stdio)."),
     "hook": ("hook", "Hook commands for coding-agent hosts (Claude Code)."),
     "integrate": ("integrate", "Write the Claude Code plugin or the Codex skill that wires goalkeeper in."),
+    "doctor": ("doctor", "Find what would fail before it runs (a spec, a goal, or this machine)."),
+}
+# group -> modules that add subcommands to it (imported after the group's own module)
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "goal": ("goal_report",),
+    "runs": ("runs_report",),
 }
 
 

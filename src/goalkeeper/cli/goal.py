@@ -74,8 +74,9 @@ def command() -> None:
 
 @command.command("new", epilog=PROTECTED_HELP + "\n\n" + CONFIG_HELP)
 @click.argument("objective")
-@click.option("--until", "until", multiple=True, required=True, metavar="CMD",
-              help="Stopping condition command (repeatable); run without a shell.")
+@click.option("--until", "until", multiple=True, metavar="CMD",
+              help="Stopping condition command (repeatable); run without a shell. Left out: inferred from "
+                   "the workspace (pytest, npm test, cargo test, ruff ...) and marked inferred in the goal.")
 @click.option("--type", "types", multiple=True, type=click.Choice(CONDITION_TYPES),
               help="Type of the matching --until (in order); inferred when left out.")
 @click.option("--threshold", type=float, help="Percent for coverage_threshold conditions.")
@@ -123,7 +124,19 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
             allow_edit: tuple[str, ...], check_outputs: tuple[str, ...], check_env: tuple[str, ...],
             sandbox: str, session: str | None, no_progress: int, oracle_model: str,
             oracle_options: tuple[str, ...], as_json: bool) -> None:
-    """Create a goal (persisted before anything runs) and print its id."""
+    """Create a goal (persisted before anything runs) and print its id.
+
+    Before anything is saved, every check and the maker are resolved as the run
+    will resolve them (`goalkeeper doctor` explains the same findings); a goal
+    that could never work is refused with the fix (exit 1). With no --until,
+    the checks are inferred from the workspace; nothing to infer is exit 2.
+    """
+    from pathlib import Path
+
+    from ..convergence.infer import infer_conditions
+    from ..convergence.preflight import preflight_parts, refuse
+    from ..errors import ConfigError
+
     _check_names(maker_type, oracle_model)
     budget = Budget(
         max_iterations=_limit(max_iterations, int),
@@ -133,17 +146,49 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
     guards = Guards(protected_paths=list(protect), test_paths=[] if no_default_protect else list(DEFAULT_TESTS),
                     allow_edit=list(allow_edit), check_outputs=list(check_outputs),
                     no_progress_iterations=no_progress)
+    ws = Path(workspace or ".").resolve()
+    source: dict[str, Any] = {"session": session} if session else {}
+    if until:
+        conditions = conditions_from_commands(list(until), list(types), threshold)
+    else:
+        if types:
+            raise click.UsageError("--type pairs with --until; give the --until commands too")
+        try:
+            inferred = infer_conditions(ws, objective)
+        except ConfigError as e:
+            raise click.UsageError(str(e)) from None
+        conditions = inferred.conditions()
+        if threshold is not None:
+            for c in conditions:
+                if c.type == "coverage_threshold":
+                    c.threshold = threshold
+        source["inferred"] = inferred.source()
+        for line in inferred.explain():
+            err_console.print(clean(line), markup=False)
+    maker_spec = MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
+                           timeout=maker_timeout, sandbox=sandbox, options=_maker_options(maker_type, maker_options))
+    oracle_cfg = OracleConfig(model=oracle_model, options=_options(oracle_model, oracle_options))
+    condition_env = {k: v for k, v in (_kv(x, "--check-env") for x in check_env)}
+    report = preflight_parts(conditions, maker_spec, oracle_cfg, ws, condition_env=condition_env,
+                             maker_text=maker, flags=True)
+    for p in report.warnings:
+        err_console.print("warning: " + clean(p.text()), markup=False)
+    refuse(report, "goal new refused")
+    if not until and not as_json and sys.stdin.isatty():  # inferred checks are confirmed by a person at a terminal
+        click.confirm("use the inferred checks above?", default=True, abort=True, err=True)
+    for n in report.notes:
+        if n.where == "--sandbox":
+            err_console.print(f"sandbox: {clean(n.text)}", markup=False)
     goal = create_goal(
         objective,
-        conditions_from_commands(list(until), list(types), threshold),
+        conditions,
         budget=budget,
-        maker=MakerSpec(type=maker_type, argv=_split_maker(maker), model=maker_model,
-                        timeout=maker_timeout, sandbox=sandbox, options=_maker_options(maker_type, maker_options)),
-        oracle=OracleConfig(model=oracle_model, options=_options(oracle_model, oracle_options)),
+        maker=maker_spec,
+        oracle=oracle_cfg,
         guards=guards,
-        workspace=workspace,
-        condition_env={k: v for k, v in (_kv(x, "--check-env") for x in check_env)},
-        source={"session": session} if session else None,
+        workspace=ws,
+        condition_env=condition_env,
+        source=source or None,
     )
     if as_json:
         echo_json(goal.dump())
@@ -256,6 +301,11 @@ def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: in
         goal_id = resolve("goal", goal_ids[0], local=engine.is_local)
         if not engine.is_local:
             sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
+        from ..convergence.preflight import refuse_unrunnable_goal_id
+
+        # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
+        for w in refuse_unrunnable_goal_id(goal_id).warnings:
+            err_console.print("warning: " + clean(w.text()), markup=False)
         sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
     if not engine.is_local or detach:
         raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
@@ -331,6 +381,11 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
         if not no_run:
             sys.exit(_exit_for(goal))
     else:
+        if not no_run:  # the fix of an 'unrunnable' escalation is checked before the goal is reopened
+            from ..convergence.preflight import refuse_unrunnable_goal_id
+
+            for w in refuse_unrunnable_goal_id(goal_id, "goal resume refused", resuming=True).warnings:
+                err_console.print("warning: " + clean(w.text()), markup=False)
         goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
                            max_duration=max_duration)
     if no_run:

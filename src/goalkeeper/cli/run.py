@@ -22,7 +22,9 @@ from ._common import (
     EXIT_OK,
     EXIT_USAGE,
     camel,
+    clean,
     echo_json,
+    err_console,
     fail,
     handle_errors,
     out_console,
@@ -54,6 +56,8 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         fail("give a SPEC to run, or --resume RUN_ID", EXIT_USAGE)
     if resume_id is not None:
         resume_id = resolve("run", resume_id)
+    if spec_path is not None and resume_id is None:
+        _preflight(spec_path)
     if not engine.is_local:
         if resume_id or runtime != "planner" or spec_path is None:
             fail(f"--engine {engine.name} runs the planner runtime on a new run (a workflow resumes "
@@ -95,6 +99,21 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
     )
     state = resume_run(resume_id, opts, spec_path) if resume_id else start_run(spec_path or "", opts)
     sys.exit(_exit_code(state))
+
+
+def _preflight(spec_path: str) -> None:
+    """Say what would fail before the first tick: refuse errors (exit 1), print warnings."""
+    import os
+    from pathlib import Path
+
+    from ..model.loader import load_spec
+    from ..runtime.preflight import preflight_spec
+
+    report = preflight_spec(load_spec(spec_path), os.environ, Path(spec_path).resolve().parent)
+    for p in report.warnings:
+        err_console.print("warning: " + clean(p.text()), markup=False)
+    if report.errors:
+        fail(report.refusal("run refused") + f"\n  (`goalkeeper doctor {spec_path}` checks it again)")
 
 
 def _exit_code(state: RunState) -> int:

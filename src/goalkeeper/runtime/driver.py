@@ -21,6 +21,7 @@ from ..model.conditions import check_value
 from ..model.lint import require_runnable
 from ..model.loader import load_spec
 from ..model.spec import Spec
+from ..model.vars import require_variables
 from ..store import now_iso, write_text_atomic
 from ..store.triage import resolve_by
 from .decide import SpecModel
@@ -42,6 +43,7 @@ from .machine import (
     RunMachine,
 )
 from .observers import ObserveContext, observe_all
+from .preflight import preflight_spec, refuse
 from .process import run_command
 from .progress import Reporter, null_reporter
 from .report import file_escalation, until_commands
@@ -63,9 +65,17 @@ class RunOptions:
     max_dollars: float | None = None  # budget for model calls in this run
 
 
+def _preflight(spec: Spec, spec_path: str | Path, opts: RunOptions) -> None:
+    """Refuse what would fail on every tick: unset ``${VAR}``, shell operators in an argv list."""
+    env = opts.env if opts.env is not None else os.environ
+    require_variables(spec, env)
+    refuse(preflight_spec(spec, env, Path(spec_path).resolve().parent), "run refused")
+
+
 def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
     spec = load_spec(spec_path)
     require_runnable(spec)
+    _preflight(spec, spec_path, opts)
     store = RunStore.create(opts.root)
     with store.lock:
         ts = now_iso()
@@ -111,6 +121,7 @@ def resume_run(run_id: str, opts: RunOptions, spec_path: str | Path | None = Non
         path = Path(spec_path) if spec_path else Path(state.spec_path)
         spec = load_spec(path)  # an edited, now-invalid spec fails here; the run is untouched
         require_runnable(spec)
+        _preflight(spec, path, opts)
         if state.runtime == "hybrid" and opts.proposer is None:
             raise ConfigError(f"run {run_id} uses the hybrid runtime; resume it with --runtime hybrid --model ...")
         for rec in _persist(store, state, extra, saved):

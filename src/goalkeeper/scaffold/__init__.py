@@ -219,10 +219,14 @@ def guess_observer(fact: str, ftype: str) -> dict[str, Any]:
     return {"file": f"state/{fact}", "parse": "number" if ftype in ("int", "float") else "text"}
 
 
+_INITIAL: dict[str, Any] = {"bool": False, "int": 0, "float": 0.0, "str": ""}
+
+
 def derive(a: Answers) -> Answers:
     """Fill what is missing with guesses marked ``assumption: true``; the goal cannot be guessed."""
     if not a.goal:
         raise ConfigError("no goal: give at least one observable goal fact, e.g. --goal health_ok=true")
+    guessed: list[str] = []
     for fact in referenced_facts(a):
         entry = a.facts.setdefault(fact, {})
         if "type" not in entry:
@@ -232,6 +236,14 @@ def derive(a: Answers) -> Answers:
             entry["observe"] = guess_observer(fact, entry["type"])
             entry["assumption"] = True
             entry.setdefault("description", f"assumed observer: replace with how {fact} is really observed")
+        if "initial" not in entry and not entry.get("diagnostic"):
+            # What `goalkeeper plan` assumes before anything is observed (`run` observes instead): the
+            # state before any action ran. Without it a fresh spec cannot be planned at all.
+            entry["initial"] = _INITIAL.get(str(entry["type"]), False)
+            guessed.append(fact)
+    if guessed:
+        a.notes.append(f"initial: {', '.join(guessed)} start false/0/empty for `goalkeeper plan` (assumed; "
+                       "`goalkeeper run` observes them instead)")
     if a.target is None:
         a.target = "code"
         a.notes.append("target: code (assumed; pass --target llm|code|hybrid)")
