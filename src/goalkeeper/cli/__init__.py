@@ -37,16 +37,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "integrate": ("integrate", "Write the Claude Code plugin or the Codex skill that wires goalkeeper in."),
     "doctor": ("doctor", "Find what would fail before it runs (a spec, a goal, or this machine)."),
 }
-# group -> modules that add subcommands to it (imported after the group's own module)
+# group name -> modules that add subcommands to that group (imported after the group's own module)
 EXTENSIONS: dict[str, tuple[str, ...]] = {
-    "goal": ("goal_report",),
+    "goal": ("goal_view", "goal_logs", "goal_edit", "goal_house", "goal_report"),
     "runs": ("runs_report",),
-}
-
-
-# group name -> modules that add subcommands to that group (imported when the group is)
-EXTENSIONS: dict[str, tuple[str, ...]] = {
-    "goal": ("goal_view", "goal_logs", "goal_edit", "goal_house"),
 }
 
 
