@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from goalkeeper.build.prompts import system_prompt
 from goalkeeper.llm import ScriptedProvider
 from goalkeeper.model import load_spec
 from goalkeeper.runtime import RunOptions, RunStore, start_run
@@ -59,7 +60,8 @@ def spec_path(tmp_path: Path) -> Path:
 
 def run(spec_path: Path, answers: list[str], **kw: Any) -> tuple[Any, list[dict[str, Any]], ScriptedProvider]:
     llm = ScriptedProvider(answers, cost_per_call=kw.pop("cost", 0.0))
-    proposer = LLMProposer(load_spec(spec_path), llm, "scripted-model")
+    spec = load_spec(spec_path)
+    proposer = LLMProposer(spec, llm, "scripted-model", system_prompt(spec, proposer=True))
     state = start_run(spec_path, RunOptions(proposer=proposer, **kw))
     return state, RunStore(state.run_id).events(), llm
 

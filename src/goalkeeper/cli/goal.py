@@ -10,6 +10,7 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -21,20 +22,16 @@ from ..convergence import (
     Guards,
     MakerSpec,
     OracleConfig,
-    abandon_goal,
     check_goal,
     conditions_from_commands,
     create_goal,
     load_goal,
-    pause_goal,
-    resume_goal,
     rollback_goal,
-    run_goal,
 )
 from ..convergence.goal import CONDITION_TYPES
 from ..convergence.protect import DEFAULT_TESTS
 from ..convergence.verdict import check_verdict
-from ..engines import get_engine
+from ..engines import Engine
 from ..engines.cli_options import EngineChoice, engine_options
 from ..errors import ConfigError, GoalkeeperError
 from ..store.atomic import USER_FILE, write_json_atomic
@@ -241,38 +238,63 @@ class _Progress:
         return _esc(status_line(self.snapshot, extra_seconds=time.monotonic() - self._at, width=width))
 
 
-def _run_with_progress(goal_id: str, as_json: bool) -> Goal:
-    """Run the loop; on a terminal a rich spinner names the phase in flight."""
+def _with_progress(as_json: bool, work: Callable[[_Progress], Goal]) -> Goal:
+    """Run ``work`` with the event sink; on a terminal a rich spinner names the phase in flight."""
     progress = _Progress(as_json)
     if as_json or not out_console.is_terminal:
-        return run_goal(goal_id, on_event=progress)
+        return work(progress)
     with out_console.status(progress) as status:
         progress.status = status
-        return run_goal(goal_id, on_event=progress)
+        return work(progress)
+
+
+def _preflight(eng: Engine, goal_id: str, *, resuming: bool = False) -> None:
+    for w in eng.preflight_goal(goal_id, resuming=resuming):
+        err_console.print("warning: " + clean(w), markup=False)
 
 
 def _exit_for(goal: Goal) -> int:
     return {"converged": EXIT_OK, "paused": EXIT_NOT_DONE, "escalated": EXIT_ESCALATED}.get(goal.state, EXIT_ERROR)
 
 
-def _load(goal_id: str, engine: EngineChoice) -> Goal:
-    if engine.is_local:
-        return load_goal(goal_id)
-    goal: Goal = get_engine(engine.name).fetch_goal(goal_id, engine.temporal())
-    return goal
-
-
-def _run_on_engine(goal_id: str, as_json: bool, engine: EngineChoice, detach: bool) -> int:
-    """Start the goal's workflow; follow its events from the shared store until it stops."""
-    cfg = engine.temporal()
-    goal: Goal = get_engine(engine.name).run_goal(goal_id, cfg, wait=not detach, on_event=_Progress(as_json))
-    if not detach:
-        return _exit_for(goal)
+def _finished(goal: Goal, as_json: bool) -> None:
+    """`goal run` of a goal that already ended: say how, so the exit code is not the only answer."""
     if as_json:
-        echo_json({"goalId": goal_id, "engine": engine.name, "taskQueue": cfg.task_queue, "state": "started"})
-    else:
-        click.echo(f"{goal_id}: started on {engine.name} (task queue {cfg.task_queue})")
-    return EXIT_OK
+        echo_json({"goalId": goal.goal_id, "state": goal.state, "escalation": goal.escalation.dump()
+                   if goal.escalation else None, "finished": True})
+        return
+    line = f"{goal.goal_id} already {goal.state}"
+    if goal.escalation is not None:
+        line += f" ({goal.escalation.reason}): {goal.escalation.detail}"
+        if goal.escalation.triage_id:
+            line += f"\n  triage item {goal.escalation.triage_id}: `goalkeeper triage show {goal.escalation.triage_id}`"
+    if goal.state in ("escalated", "paused"):
+        line += f"\n  continue it with `goalkeeper goal resume {goal.goal_id}` (raise a budget with --max-...)"
+    click.echo(clean(line))
+
+
+def _run_one(eng: Engine, goal_id: str, as_json: bool, detach: bool) -> int:
+    _preflight(eng, goal_id)  # a goal that could never work now (a tool uninstalled) costs nothing
+    before = _peek(eng, goal_id)
+    if detach:
+        eng.run_goal(goal_id, wait=False)
+        if as_json:
+            echo_json({"goalId": goal_id, "engine": eng.name, "where": eng.describe(), "state": "started"})
+        else:
+            click.echo(f"{goal_id}: started on {eng.describe()}")
+        return EXIT_OK
+    goal = _with_progress(as_json, lambda p: eng.run_goal(goal_id, on_event=p))
+    if before is not None and before.state != "active" and goal.state == before.state and \
+            len(goal.history) == len(before.history):
+        _finished(goal, as_json)  # nothing ran: it had already ended
+    return _exit_for(goal)
+
+
+def _peek(eng: Engine, goal_id: str) -> Goal | None:
+    try:
+        return eng.fetch_goal(goal_id)
+    except GoalkeeperError:
+        return None  # not there yet, or damaged: the run itself says what is wrong
 
 
 @command.command("run")
@@ -297,17 +319,10 @@ def run_cmd(goal_ids: tuple[str, ...], as_json: bool, detach: bool, parallel: in
         raise click.UsageError("give goal ids or --all-active, not both")
     if not goal_ids and not all_active:
         raise click.UsageError("name a goal to run (GOAL_ID), several, or --all-active")
+    eng = engine.engine()
     if len(goal_ids) == 1 and parallel is None and not all_active:
-        goal_id = resolve("goal", goal_ids[0], local=engine.is_local)
-        if not engine.is_local:
-            sys.exit(_run_on_engine(goal_id, as_json, engine, detach))
-        from ..convergence.preflight import refuse_unrunnable_goal_id
-
-        # a goal that could never work now (a tool uninstalled since `goal new`) costs nothing
-        for w in refuse_unrunnable_goal_id(goal_id).warnings:
-            err_console.print("warning: " + clean(w.text()), markup=False)
-        sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
-    if not engine.is_local or detach:
+        sys.exit(_run_one(eng, eng.resolve_goal_id(goal_ids[0]), as_json, detach))
+    if eng.name != "local" or detach:  # a capability, not a different code path
         raise click.UsageError("a wave of goals runs locally; start each goal on Temporal with "
                                "`goalkeeper goal run ID --engine temporal --detach`")
     from ._wave import run_wave_cmd
@@ -352,8 +367,8 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 
     To move a local goal into Temporal, `goal run ID --engine temporal --detach`.
     """
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    data = _load(goal_id, engine).dump()
+    eng = engine.engine()
+    data = eng.fetch_goal(eng.resolve_goal_id(goal_id)).dump()
     if output:
         write_json_atomic(output, data, mode=USER_FILE)
         err_console.print(f"wrote {output}")
@@ -373,25 +388,17 @@ def export_cmd(goal_id: str, output: str | None, engine: EngineChoice) -> None:
 def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | None,
                max_duration: str | None, no_run: bool, as_json: bool, engine: EngineChoice) -> None:
     """Continue a paused goal (the maker gets the last nextHint)."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    if not engine.is_local:  # a signal to a paused workflow, or a new run of an escalated goal
-        goal = get_engine(engine.name).resume_goal(
-            goal_id, engine.temporal(), wait=not no_run, on_event=_Progress(as_json),
-            max_iterations=max_iterations, max_dollars=max_dollars, max_duration=max_duration)
-        if not no_run:
-            sys.exit(_exit_for(goal))
-    else:
-        if not no_run:  # the fix of an 'unrunnable' escalation is checked before the goal is reopened
-            from ..convergence.preflight import refuse_unrunnable_goal_id
-
-            for w in refuse_unrunnable_goal_id(goal_id, "goal resume refused", resuming=True).warnings:
-                err_console.print("warning: " + clean(w.text()), markup=False)
-        goal = resume_goal(goal_id, max_iterations=max_iterations, max_dollars=max_dollars,
-                           max_duration=max_duration)
+    eng = engine.engine()
+    goal_id = eng.resolve_goal_id(goal_id)
+    if not no_run:  # the fix of an 'unrunnable' escalation is checked before the goal is reopened
+        _preflight(eng, goal_id, resuming=True)
+    goal = _with_progress(as_json, lambda p: eng.resume_goal(
+        goal_id, max_iterations=max_iterations, max_dollars=max_dollars, max_duration=max_duration,
+        run=not no_run, on_event=p))
     if no_run:
         echo_json({"goalId": goal_id, "state": goal.state}) if as_json else click.echo(f"{goal_id} active")
         return
-    sys.exit(_exit_for(_run_with_progress(goal_id, as_json)))
+    sys.exit(_exit_for(goal))
 
 
 @command.command("pause")
@@ -400,8 +407,9 @@ def resume_cmd(goal_id: str, max_iterations: int | None, max_dollars: float | No
 @handle_errors
 def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Pause a goal; a running loop stops at its next phase boundary."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    what = pause_goal(goal_id) if engine.is_local else get_engine(engine.name).pause_goal(goal_id, engine.temporal())
+    eng = engine.engine()
+    goal_id = eng.resolve_goal_id(goal_id)
+    what = eng.pause_goal(goal_id)
     click.echo(f"{goal_id}: pause {'requested (the loop stops at the next phase)' if what == 'requested' else 'done'}")
 
 
@@ -411,9 +419,9 @@ def pause_cmd(goal_id: str, engine: EngineChoice) -> None:
 @handle_errors
 def abandon_cmd(goal_id: str, engine: EngineChoice) -> None:
     """Give up on a goal (state failed, escalation reason manual)."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    what = (abandon_goal(goal_id) if engine.is_local
-            else get_engine(engine.name).abandon_goal(goal_id, engine.temporal()))
+    eng = engine.engine()
+    goal_id = eng.resolve_goal_id(goal_id)
+    what = eng.abandon_goal(goal_id)
     click.echo(f"{goal_id}: {'abandon requested' if what == 'requested' else 'abandoned'}")
 
 

@@ -7,13 +7,12 @@ from typing import Any
 
 import click
 
-from ..convergence import Goal, list_goals
+from ..convergence import Goal
 from ..convergence.logs import read_logs
 from ..engines.cli_options import EngineChoice, engine_options
-from ._common import echo_json, err_console, handle_errors, out_console, resolve
+from ._common import echo_json, err_console, handle_errors, out_console
 from ._common import esc as _esc
 from ._live import GoalStatus, goal_lock_holder, goal_status, human_duration
-from .goal import _load
 from .goal import command as goal_group
 
 __all__ = ["list_cmd", "show_cmd", "status_cmd"]
@@ -24,7 +23,7 @@ TAIL_LINES = 15
 
 def status_of(goal: Goal, engine: EngineChoice | None = None) -> GoalStatus:
     """The goal's status; who runs it is known only for the local engine."""
-    local = engine is None or engine.is_local
+    local = engine is None or engine.name == "local"  # the lock holder is a pid on this machine
     return goal_status(goal, pid=goal_lock_holder(goal.goal_id) if local else None, known=local)
 
 
@@ -64,8 +63,8 @@ def print_status(s: GoalStatus) -> None:
 def status_cmd(goal_id: str, as_json: bool, engine: EngineChoice) -> None:
     """One goal now: state, who runs it and its phase, iteration k/N, active time, dollars spent and
     left, last results and hint. Works while another process runs the goal."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    s = status_of(_load(goal_id, engine), engine)
+    eng = engine.engine()
+    s = status_of(eng.fetch_goal(eng.resolve_goal_id(goal_id)), engine)
     if as_json:
         echo_json(s)
     else:
@@ -102,8 +101,8 @@ def _check_log(goal: Goal, iteration: int, index: int) -> str | None:
 @handle_errors
 def show_cmd(goal_id: str, as_json: bool, verbose: bool, engine: EngineChoice) -> None:
     """Everything about a goal, including every iteration."""
-    goal_id = resolve("goal", goal_id, local=engine.is_local)
-    goal = _load(goal_id, engine)
+    eng = engine.engine()
+    goal = eng.fetch_goal(eng.resolve_goal_id(goal_id))
     if as_json:
         echo_json(goal.dump())
         return
@@ -143,10 +142,8 @@ def show_cmd(goal_id: str, as_json: bool, verbose: bool, engine: EngineChoice) -
 @handle_errors
 def list_cmd(active: bool, as_json: bool, engine: EngineChoice) -> None:
     """All goals, oldest first."""
-    from ..engines import get_engine
-
     broken: list[tuple[str, str]] = []
-    found = list_goals(broken=broken) if engine.is_local else get_engine(engine.name).list_goals(engine.temporal())
+    found = engine.engine().list_goals(broken)
     for name, why in broken:
         err_console.print(f"[red]{name}: damaged, skipped[/]: {_esc(why)}")
     goals = sorted(found, key=lambda g: g.created_at or "")

@@ -11,10 +11,9 @@ from typing import NoReturn
 import click
 from rich.markup import escape
 
-from ..engines import get_engine
 from ..engines.cli_options import EngineChoice, engine_options
 from ..errors import GoalkeeperError
-from ..runtime.driver import RunOptions, finished_run, resume_run, start_run
+from ..runtime.driver import RunOptions, finished_run
 from ..runtime.progress import json_reporter, rich_reporter
 from ..runtime.state import RunState
 from ._common import (
@@ -58,14 +57,7 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         resume_id = resolve("run", resume_id)
     if spec_path is not None and resume_id is None:
         _preflight(spec_path)
-    if not engine.is_local:
-        if resume_id or runtime != "planner" or spec_path is None:
-            fail(f"--engine {engine.name} runs the planner runtime on a new run (a workflow resumes "
-                 "itself after crashes); drop --resume/--runtime hybrid", EXIT_USAGE)
-        final = get_engine(engine.name).start_run(
-            spec_path, engine.temporal(), max_ticks=max_ticks, search=search, yes=yes,
-            reporter=json_reporter if as_json else rich_reporter(out_console))
-        sys.exit(_exit_code(final))
+    eng = engine.engine()
     if resume_id:
         done = finished_run(resume_id)
         if done is not None:
@@ -86,7 +78,10 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
             raise
         except Exception as e:  # e.g. an unparsable --base-url inside the SDK
             fail(f"cannot set up LLM provider {provider!r}: {e}", EXIT_USAGE)
-        proposer = LLMProposer(load_spec(path), llm, model)
+        from ..build.prompts import system_prompt
+
+        loaded = load_spec(path)
+        proposer = LLMProposer(loaded, llm, model, system_prompt(loaded, proposer=True))
     interactive = sys.stdin.isatty() and not as_json
     opts = RunOptions(
         search=search,
@@ -97,7 +92,7 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         proposer=proposer,
         max_dollars=max_dollars,
     )
-    state = resume_run(resume_id, opts, spec_path) if resume_id else start_run(spec_path or "", opts)
+    state = eng.resume_run(resume_id, opts, spec_path) if resume_id else eng.start_run(spec_path or "", opts)
     sys.exit(_exit_code(state))
 
 

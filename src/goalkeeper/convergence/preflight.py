@@ -311,14 +311,15 @@ def refuse_unrunnable_goal(goal: Goal, what: str = "goal run refused", *, resumi
     return rep
 
 
-def refuse_unrunnable_goal_id(goal_id: str, what: str = "goal run refused", *, resuming: bool = False) -> Report:
+def refuse_unrunnable_goal_id(goal_id: str, what: str = "goal run refused", *, resuming: bool = False,
+                              root: Path | None = None) -> Report:
     """:func:`refuse_unrunnable_goal` for a stored goal. A goal file that does not load as it is
     (unsigned, damaged) is left to the loop, which rebuilds it from the signed event log or says
     why it cannot; preflight then runs on the next start."""
     from .persist import load_goal
 
     try:
-        goal = load_goal(goal_id)
+        goal = load_goal(goal_id, root)
     except GoalkeeperError:
         return Report()
     return refuse_unrunnable_goal(goal, what, resuming=resuming)

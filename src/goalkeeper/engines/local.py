@@ -26,10 +26,10 @@ class LocalEngine:
 
         return start_run(spec_path, options)
 
-    def resume_run(self, run_id: str, options: RunOptions) -> RunState:
+    def resume_run(self, run_id: str, options: RunOptions, spec_path: str | Path | None = None) -> RunState:
         from ..runtime.driver import resume_run
 
-        return resume_run(run_id, options)
+        return resume_run(run_id, options, spec_path)
 
     def run_goal(self, goal_id: str, *, on_event: EventSink | None = None, wait: bool = True) -> Goal:
         from ..convergence.loop import run_goal
@@ -68,6 +68,17 @@ class LocalEngine:
         from ..convergence.persist import list_goals
 
         return list_goals(self.root, broken)
+
+    def preflight_goal(self, goal_id: str, *, resuming: bool = False) -> list[str]:
+        # The maker and checks run on this machine: what is missing here (a tool uninstalled since
+        # `goal new`) would waste a paid iteration, so it is refused before one starts.
+        from ..convergence.preflight import refuse_unrunnable_goal_id
+
+        what = "goal resume refused" if resuming else "goal run refused"
+        return [w.text() for w in refuse_unrunnable_goal_id(goal_id, what, resuming=resuming, root=self.root).warnings]
+
+    def describe(self) -> str:
+        return "this process"
 
     def resolve_goal_id(self, text: str) -> str:
         from ..store.ids import resolve_id

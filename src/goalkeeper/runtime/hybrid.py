@@ -58,20 +58,23 @@ def check_proposal(
 
 @dataclass
 class LLMProposer:
-    """Asks a model for the next action with the hybrid system prompt."""
+    """Asks a model for the next action. ``system`` is the hybrid system prompt; the spec
+    builder writes it (``goalkeeper.build.prompts.system_prompt(spec, proposer=True)``), and
+    the caller passes it in, so the runtime never reaches up into the builder."""
 
     spec: Spec
     provider: Provider
     model: str
+    system: str
     reasks: int = 2
-    system: str = ""
     feedback: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.system:
-            from ..build.prompts import system_prompt
+        if not self.system.strip():
+            from ..errors import ConfigError
 
-            self.system = system_prompt(self.spec, proposer=True)
+            raise ConfigError("LLMProposer needs its system prompt: "
+                              "system=goalkeeper.build.prompts.system_prompt(spec, proposer=True)")
 
     def propose(self, facts: Mapping[str, Any], *, tick: int, blocked: Sequence[str],
                 feedback: Sequence[str] | None = None) -> ProposalOutcome:

@@ -24,12 +24,17 @@ class TemporalEngine:
     name: str = field(default="temporal")
 
     def start_run(self, spec_path: str | Path, options: RunOptions, *, wait: bool = True) -> RunState:
+        from ...errors import ConfigError
         from .runs import start_run
+
+        if options.proposer is not None:
+            raise ConfigError("--runtime hybrid runs with the local engine only (the proposer's model calls "
+                              "are not activities yet); drop --engine temporal")
 
         return start_run(spec_path, self.cfg, max_ticks=options.max_ticks, search=options.search, yes=options.yes,
                          root=self.root or options.root, reporter=options.reporter, wait=wait)
 
-    def resume_run(self, run_id: str, options: RunOptions) -> RunState:
+    def resume_run(self, run_id: str, options: RunOptions, spec_path: str | Path | None = None) -> RunState:
         from ...errors import ConfigError
 
         raise ConfigError("run --resume works with the local engine only; a Temporal run resumes by itself "
@@ -67,6 +72,12 @@ class TemporalEngine:
         from . import list_goals
 
         return list_goals(self.cfg, root=self.root)
+
+    def preflight_goal(self, goal_id: str, *, resuming: bool = False) -> list[str]:
+        return []  # the workers run makers and checks on their machines; each checks there
+
+    def describe(self) -> str:
+        return f"{self.name} (task queue {self.cfg.task_queue})"
 
     def resolve_goal_id(self, text: str) -> str:
         """A prefix or ``last`` is looked up in the shared store; the cluster may hold goals it does not
