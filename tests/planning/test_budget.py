@@ -94,7 +94,11 @@ def test_budget_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 @needs_proc
 def test_budget_check_quotes_limit_and_value() -> None:
     budget = MemoryBudget(SearchLimits(max_memory_mb=1))
+    budget.check()  # too soon: searches that end within MemoryBudget.EVERY never look
+    assert budget.base is None
+    budget.next = 0.0
     budget.check()  # the first look records the baseline
+    assert budget.base is not None
     hog = bytearray(8 * 2**20)
     hog[:: 4096] = b"x" * len(hog[:: 4096])  # touch every page: resident, not just mapped
     budget.next = 0.0

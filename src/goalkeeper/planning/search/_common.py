@@ -39,26 +39,14 @@ class Pruned:
     reachable: bool  # goal reachable in the delete relaxation from init
 
 
-def _relaxed_ok(o: Operator, reached: int, need: int) -> bool:
-    if need & ~reached:
-        return False
-    return all(m & reached for m in o.pre_sets)
-
-
-def _need_mask(o: Operator) -> int:
-    m = 0
-    for b in o.pre_bits:
-        m |= 1 << b
-    return m
-
-
 def prune_operators(task: Task, init: int, exclude: Iterable[int] = ()) -> Pruned:
     """Drop excluded, relaxed-unreachable and goal-irrelevant operators.
 
     The kept operators come in the order the reachability passes met them (which
-    decides how searches break ties, so it is kept stable)."""
-    ex = frozenset(exclude)
-    pending = [(o, _need_mask(o)) for o in task.operators if o.index not in ex]
+    decides how searches break ties, so it is kept stable). GOAP-sized specs pay
+    this on every plan() call, hence the inlined tests."""
+    ex = exclude if isinstance(exclude, frozenset) else frozenset(exclude)
+    pending = [o for o in task.operators if o.index not in ex] if ex else list(task.operators)
     large = len(pending) > LARGE
     reached = init
     live: list[Operator] = []
@@ -66,28 +54,28 @@ def prune_operators(task: Task, init: int, exclude: Iterable[int] = ()) -> Prune
     passes = 0
     while changed:
         if large and passes == MAX_PASSES:
-            reached = _reach_rest(reached, [o for o, _ in pending], live)
+            reached = _reach_rest(reached, pending, live)
             break
         passes += 1
         changed = False
         rest = []
-        for o, need in pending:
-            if _relaxed_ok(o, reached, need):
-                live.append(o)
-                if o.add & ~reached:
-                    reached |= o.add
-                    changed = True
-            else:
-                rest.append((o, need))
+        for o in pending:
+            if o.need & ~reached or (o.pre_sets and not all(m & reached for m in o.pre_sets)):
+                rest.append(o)
+                continue
+            live.append(o)
+            if o.add & ~reached:
+                reached |= o.add
+                changed = True
         pending = rest
-    goal_ok = all(m & reached for m in task.goal_sets) and all(
-        reached >> b & 1 for b in task.goal_bits
-    )
-    if not goal_ok:
-        return Pruned((), False)
+    for m in task.goal_sets:
+        if not m & reached:
+            return Pruned((), False)
     useful = 0
     for b in task.goal_bits:
         useful |= 1 << b
+    if useful & ~reached:
+        return Pruned((), False)
     for m in task.goal_sets:
         useful |= m
     if large:
@@ -98,12 +86,12 @@ def prune_operators(task: Task, init: int, exclude: Iterable[int] = ()) -> Prune
     while changed:
         changed = False
         for o in live:
-            if o.index not in relevant and o.add & useful:
+            if o.add & useful and o.index not in relevant:
                 relevant.add(o.index)
-                useful |= _need_mask(o)
-                for m in o.pre_sets:
-                    useful |= m
+                useful |= o.pre_mask
                 changed = True
+    if len(relevant) == len(live):
+        return Pruned(tuple(live), True)
     return Pruned(tuple(o for o in live if o.index in relevant), True)
 
 
@@ -171,19 +159,36 @@ def _relevant(live: list[Operator], useful: int) -> set[int]:
             if o.index in relevant:
                 continue
             relevant.add(o.index)
-            need = _need_mask(o)
-            for m in o.pre_sets:
-                need |= m
-            for b in _bits_of(need):
+            for b in _bits_of(o.pre_mask):
                 if b not in seen:
                     seen.add(b)
                     todo.append(b)
     return relevant
 
 
+_groups: dict[tuple[int, ...], tuple[Sequence[Operator], list[tuple[int, list[OpTuple]]]]] = {}
+
+
 def group_successors(ops: Sequence[Operator]) -> list[tuple[int, list[OpTuple]]]:
     """Index operators by one precondition bit (the most shared one) so that a state
-    only tests the operators whose key bit it has: ``s & key`` skips whole groups."""
+    only tests the operators whose key bit it has: ``s & key`` skips whole groups.
+
+    Memoised on the operators' identities (a replanning runtime prunes a spec to the
+    same operators tick after tick, and on GOAP-sized specs this is a sixth of a
+    plan() call); the entry holds the operators, so the ids stay theirs. The lists
+    returned are shared: read them, never change them."""
+    key = tuple(map(id, ops))
+    hit = _groups.get(key)
+    if hit is not None:
+        return hit[1]
+    groups = _group(ops)
+    if len(_groups) >= 1024:
+        _groups.clear()
+    _groups[key] = (ops, groups)
+    return groups
+
+
+def _group(ops: Sequence[Operator]) -> list[tuple[int, list[OpTuple]]]:
     freq: dict[int, int] = {}
     for o in ops:
         for b in o.pre_bits:
@@ -250,7 +255,7 @@ class MemoryBudget:
         self.base: int | None = None
         self.budget = 0
         self.vlimit: int | None = None
-        self.next = 0.0
+        self.next = time.perf_counter() + self.EVERY
 
     def check(self) -> None:
         if self.limit_mb is None:

@@ -26,18 +26,16 @@ from ..task import Task
 
 __all__ = ["parts"]
 
-_cache: list[object] = [None, None, None]  # (task, exclude, parts): replanning reuses it
-
-
 def parts(task: Task, exclude: frozenset[int]) -> list[Task]:
     """The task split into independent parts, each with its own goal conditions (one
-    element, ``task`` itself, when it does not split)."""
-    if _cache[0] is task and _cache[1] == exclude:
-        got: list[Task] = _cache[2]  # type: ignore[assignment]
-        return got
-    got = _split(task, exclude)
-    _cache[:] = [task, exclude, got]
-    return got
+    element, ``task`` itself, when it does not split). Kept in ``task.memo``."""
+    key = ("parts", exclude)
+    got = task.memo.get(key)
+    if got is None:
+        if len(task.memo) >= 64:  # many exclude sets (a runtime blocking actions)
+            task.memo.clear()
+        got = task.memo[key] = _split(task, exclude)
+    return got  # type: ignore[return-value]
 
 
 def _split(task: Task, exclude: frozenset[int]) -> list[Task]:
@@ -83,6 +81,7 @@ def _split(task: Task, exclude: frozenset[int]) -> list[Task]:
                 goal_bits=tuple(b for b in task.goal_bits if task.bit_var[b] in gvars),
                 goal_sets=tuple(m for m in task.goal_sets if m & allowed),
                 goal_vars=tuple(gvars),
+                memo={},
             )
         )
     return out
