@@ -9,6 +9,7 @@ traceback, never a hang (the timeout is a safety net, not a performance bound).
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import subprocess
 import sys
@@ -99,9 +100,14 @@ def test_budget_check_quotes_limit_and_value() -> None:
     budget.next = 0.0
     budget.check()  # the first look records the baseline
     assert budget.base is not None
-    hog = bytearray(8 * 2**20)
-    hog[:: 4096] = b"x" * len(hog[:: 4096])  # touch every page: resident, not just mapped
+    # fresh pages (a heap block could reuse memory that is resident already), touched
+    # so they count as resident, not just mapped
+    hog = mmap.mmap(-1, 32 * 2**20)
+    for i in range(0, len(hog), 4096):
+        hog[i] = 1
     budget.next = 0.0
-    with pytest.raises(PlanningError, match=r"by \d+ MB, over its memory budget of 1 MB"):
-        budget.check()
-    del hog
+    try:
+        with pytest.raises(PlanningError, match=r"by \d+ MB, over its memory budget of 1 MB"):
+            budget.check()
+    finally:
+        hog.close()
