@@ -51,7 +51,9 @@ def run_ours(task: object, init: int, mode: str, timeout: float, core: str | Non
     kw = {"core": core} if mode == "astar" else {}
     t0 = time.process_time()
     try:
-        out = fn(task, init, limits=SearchLimits(max_seconds=timeout), **kw)  # type: ignore[arg-type, call-arg]
+        # no memory budget, as for Fast Downward: a search that fills memory is a failure
+        lim = SearchLimits(max_seconds=timeout, max_memory_mb=None)
+        out = fn(task, init, limits=lim, **kw)  # type: ignore[arg-type, call-arg]
     except MemoryError:
         return Run(None, None, None, "out of memory")
     dt = time.process_time() - t0

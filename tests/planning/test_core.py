@@ -131,3 +131,52 @@ def test_build_without_a_compiler_still_installs(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert not list((tmp_path / "lib").rglob("_core*")) if (tmp_path / "lib").exists() else True
     assert "failed" in (proc.stdout + proc.stderr).lower()
+
+
+FALLBACK = """
+import json, sys
+sys.modules["goalkeeper.planning._core"] = None  # as if the extension was never built
+from goalkeeper.planning.pddl import load_pddl
+from goalkeeper.planning.search import core
+from goalkeeper.planning.search.astar import astar
+assert not core.available()
+out = {}
+for name in sys.argv[2:]:
+    dom, prob = name.split("/")
+    task, init = load_pddl(f"{sys.argv[1]}/{dom}/domain.pddl", f"{sys.argv[1]}/{dom}/{prob}.pddl")
+    for h in ("blind", "lmcut", None):
+        r = astar(task, init, heuristic=h)  # core: auto, which can only be Python here
+        out[f"{name}/{h}"] = [r.plan, r.cost]
+print(json.dumps(out))
+"""
+IPC_SUBSET = ["gripper/task01", "blocks/task04", "logistics/task01", "miconic/task05",
+              "tpp/task04"]
+
+
+@needs_c
+def test_without_the_extension_plans_match_the_compiled_core() -> None:
+    """The fallback a machine without a compiler gets (the extension's import blocked in
+    a fresh process) returns the compiled core's plans on the shared IPC subset: the same
+    plans for blind and LM-cut A*, the same costs for the default race (whose winner,
+    and LM-cut tie-breaking variant, may differ between the cores)."""
+    pytest.importorskip("pyperplan")
+    if not PDDL.exists():
+        pytest.skip("benchmark PDDL files not available")
+    import json
+
+    from goalkeeper.planning.pddl import load_pddl
+
+    proc = subprocess.run([sys.executable, "-c", FALLBACK, str(PDDL), *IPC_SUBSET],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    fallback = json.loads(proc.stdout)
+    for name in IPC_SUBSET:
+        dom, prob = name.split("/")
+        task, init = load_pddl(PDDL / dom / "domain.pddl", PDDL / dom / f"{prob}.pddl")
+        for h in ("blind", "lmcut", None):
+            r = astar(task, init, heuristic=h, core="c")
+            plan, cost = fallback[f"{name}/{h}"]
+            assert math.isclose(cost, r.cost), (name, h)
+            if h is not None:
+                assert plan == r.plan, (name, h)
+            assert task.is_goal(task.replay(init, plan))

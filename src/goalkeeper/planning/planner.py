@@ -18,8 +18,9 @@ from ..model.conditions import Condition, format_value
 from ..model.spec import Spec
 from ..model.state import complete_state
 from .explain import relaxed_gaps
-from .result import Blocker, PlanResult, SearchLimits, Setter, UnreachableFact
-from .search import get_search
+from .result import Blocker, PlanResult, SearchLimits, SearchOutcome, Setter, UnreachableFact
+from .search import SearchFn, get_search
+from .search.decompose import parts, remaining
 from .task import GroundAction, Task
 
 __all__ = ["compile_spec", "plan"]
@@ -75,19 +76,43 @@ def compile_spec(spec: Spec, state: Mapping[str, Any]) -> Task:
         dom.add(state.get(f))
         domains.append(sorted(dom, key=_sort_key))
 
+    # value -> index, for facts with many values: a spec of 500-step counters would
+    # otherwise test every condition against every value (quadratic)
+    pos: dict[int, dict[Any, int]] = {}
+
+    def position(v: int, value: Any) -> int | None:
+        p = pos.get(v)
+        if p is None:
+            p = pos[v] = {x: i for i, x in enumerate(domains[v])}
+        return p.get(value)
+
     def allowed(conds: Collection[Condition]) -> list[tuple[int, frozenset[int]]]:
         by_var: dict[int, frozenset[int]] = {}
         for c in conds:
             v = index[c.fact]
-            ok = frozenset(i for i, val in enumerate(domains[v]) if c.holds(val))
+            dom = domains[v]
+            if c.op == "==" and len(dom) > 8:
+                i = position(v, c.value)
+                ok = frozenset(() if i is None or not c.holds(dom[i]) else (i,))
+            else:
+                ok = frozenset(i for i, val in enumerate(dom) if c.holds(val))
             by_var[v] = by_var[v] & ok if v in by_var else ok
         return sorted(by_var.items())
+
+    def value_index(f: str, value: Any) -> int:
+        v = index[f]
+        dom = domains[v]
+        if len(dom) > 8:
+            i = position(v, value)
+            if i is not None:
+                return i
+        return dom.index(value)
 
     actions = [
         GroundAction(
             name=name,
             pre=tuple(allowed(a.pre_conditions)),
-            eff=tuple((index[f], domains[index[f]].index(v)) for f, v in a.effect_values),
+            eff=tuple((index[f], value_index(f, v)) for f, v in a.effect_values),
             cost=a.cost,
         )
         for name, a in spec.actions.items()
@@ -130,7 +155,12 @@ def plan(
     init = _encode(task, full_state)
     names = list(spec.actions)
     excl = frozenset(names.index(n) for n in exclude)
-    out = fn(task, init, exclude=excl, limits=limits or SearchLimits(), heuristic=heuristic)
+    try:
+        out = _solve(fn, task, init, excl, limits or SearchLimits(), heuristic)
+    except MemoryError:  # the budget's check comes too late under a tight `ulimit -v`
+        from .search._common import over_budget
+
+        raise over_budget("ran out of memory (an allocation failed)") from None
     seconds = time.perf_counter() - t0
     if out.plan is not None:
         return PlanResult(
@@ -155,6 +185,35 @@ def plan(
         status="unreachable", plan=(), cost=0.0, expanded=out.expanded, generated=out.generated,
         seconds=seconds, search=search, heuristic=out.heuristic, unreachable=gaps, reason=reason,
     )
+
+
+def _solve(
+    fn: SearchFn, task: Task, init: int, excl: frozenset[int], limits: SearchLimits,
+    heuristic: str | None,
+) -> SearchOutcome:
+    """Search each independent part of the task (see ``search.decompose``) in turn."""
+    subtasks = parts(task, excl)
+    if len(subtasks) == 1:
+        return fn(task, init, exclude=excl, limits=limits, heuristic=heuristic)
+    t0 = time.perf_counter()
+    steps: list[int] = []
+    cost = 0.0
+    expanded = generated = 0
+    names: list[str] = []
+    for sub in subtasks:
+        out = fn(sub, init, exclude=excl, limits=remaining(limits, t0, expanded),
+                 heuristic=heuristic)
+        expanded += out.expanded
+        generated += out.generated
+        if out.heuristic not in names:
+            names.append(out.heuristic)
+        if out.plan is None:
+            out.expanded, out.generated = expanded, generated
+            return out
+        steps.extend(out.plan)
+        cost += out.cost
+    label = f"{'/'.join(names)}, {len(subtasks)} independent parts"
+    return SearchOutcome(steps, cost, expanded, generated, True, label)
 
 
 def _cond_text(conds: Collection[Condition], fact: str) -> str:

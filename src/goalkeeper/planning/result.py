@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 __all__ = [
+    "DEFAULT_MEMORY_MB",
+    "MEMORY_ENV",
     "Blocker",
     "PlanResult",
     "SearchLimits",
@@ -15,12 +18,45 @@ __all__ = [
 ]
 
 
+DEFAULT_MEMORY_MB = 2048.0
+MEMORY_ENV = "GOALKEEPER_PLANNER_MAX_MB"
+
+
+def default_memory_mb() -> float | None:
+    """The memory budget when none is given: ``GOALKEEPER_PLANNER_MAX_MB`` (a number
+    of megabytes, or ``none`` for unbounded), else ``DEFAULT_MEMORY_MB``.
+
+    A hostile or careless spec (ten independent 500-step chains) once made a search
+    grow to 12 GB; a planner inside an agent loop must fail cleanly long before."""
+    raw = os.environ.get(MEMORY_ENV, "").strip().lower()
+    if not raw:
+        return DEFAULT_MEMORY_MB
+    if raw in ("none", "unlimited", "0"):
+        return None
+    try:
+        mb = float(raw)
+    except ValueError:
+        from ..errors import PlanningError
+
+        raise PlanningError(
+            f"{MEMORY_ENV}={raw!r} is not a number of megabytes; set it to e.g. 4096, "
+            "or to 'none' for no memory budget"
+        ) from None
+    return mb if mb > 0 else None
+
+
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
-    """Bounds for one search; ``None`` means unbounded."""
+    """Bounds for one search; ``None`` means unbounded.
+
+    ``max_memory_mb`` bounds how much the process may grow while searching (resident
+    memory, measured; default ``GOALKEEPER_PLANNER_MAX_MB`` or 2048 MB). Going over it
+    raises ``PlanningError`` naming the budget and how to raise it.
+    """
 
     max_expansions: int | None = None
     max_seconds: float | None = None
+    max_memory_mb: float | None = field(default_factory=default_memory_mb)
 
 
 @dataclass(slots=True)

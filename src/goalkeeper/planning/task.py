@@ -16,6 +16,20 @@ from dataclasses import dataclass, field
 __all__ = ["GroundAction", "Operator", "Task"]
 
 
+def _mask_of(bits: Iterable[int]) -> int:
+    m = 0
+    for b in bits:
+        m |= 1 << b
+    return m
+
+
+def _union(masks: Iterable[int]) -> int:
+    m = 0
+    for x in masks:
+        m |= x
+    return m
+
+
 @dataclass(frozen=True, slots=True)
 class GroundAction:
     """An action over variable/value indices.
@@ -45,6 +59,8 @@ class Operator:
     eff_bits: tuple[int, ...]  # bit indices the effect sets
     eff_vars: tuple[int, ...]  # variables the effect writes
     pre_vars: tuple[int, ...]  # variables the precondition constrains
+    need: int = 0  # the bits of pre_bits: a state that reaches them all has them
+    pre_mask: int = 0  # need | every pre_sets mask: bits backward relevance follows
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,8 @@ class Task:
     full: int
     unit_cost: bool
     bit_var: tuple[int, ...] = field(repr=False)  # variable of each bit
+    # what searches derive from the task alone (e.g. its independent parts), kept with it
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     # -- construction -----------------------------------------------------
     @classmethod
@@ -134,6 +152,8 @@ class Task:
                     eff_bits=tuple(ebits),
                     eff_vars=tuple(evars),
                     pre_vars=pvars,
+                    need=_mask_of(pbits),
+                    pre_mask=_mask_of(pbits) | _union(psets),
                 )
             )
         gforbid, gbits, gsets, gvars = cond(goal)

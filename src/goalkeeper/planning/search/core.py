@@ -19,7 +19,7 @@ from ..heuristics import INF
 from ..result import SearchLimits, SearchOutcome
 from ..task import Operator, Task
 from . import stubborn
-from ._common import group_successors, plan_cost
+from ._common import MemoryBudget, group_successors, plan_cost
 
 if TYPE_CHECKING:
     from ..heuristics.relaxed import Relaxed
@@ -223,10 +223,12 @@ class CCore:
         name = "lmcut" if kind == _LMCUT else "blind"
         chunk = 16 if kind == _LMCUT else 1024
         clock = time.perf_counter
+        memory = MemoryBudget(limits)
         while True:
             t0 = clock()
             out = search.run(chunk)
             dt = clock() - t0
+            memory.check()
             if layers is not None and search.nlayers != len(layers):
                 layers[:] = search.layers()
             if fbound is not None:

@@ -110,6 +110,7 @@ def lmcut_steps(
     # entries: (f, h, -seq, g, state, evaluated)
     heap: list[tuple[float, float, int, float, int, bool]] = [(h0, h0, 0, 0.0, init, True)]
     clock = Clock(limits)
+    memory = clock.memory.check
     sss: Stubborn | None = None
     start = stubborn.START
     expanded = generated = napp = nkept = 0
@@ -138,6 +139,7 @@ def lmcut_steps(
         if clock.out(expanded):
             return SearchOutcome(None, INF, expanded, generated, False, "lmcut")
         expanded += 1
+        memory()  # an expansion can store thousands of cuts: look often (it is rate-limited)
         if not expanded & 3:
             yield
         own = cuts[s]

@@ -59,7 +59,7 @@ def regression(
     if len(ops) > WARN_OPERATORS:
         warnings.warn(
             f"regression search is meant for small GOAP specs; this task has {len(ops)} "
-            "relevant operators, where it can take minutes: use search='astar'",
+            "relevant operators, where it can take minutes: use search='astar' (`--search astar`)",
             RuntimeWarning, stacklevel=2,
         )
     var_masks = task.var_masks

@@ -8,12 +8,15 @@ is best differs by domain and task. So before LM-cut A* starts, each of ``VARIAN
 orders is scored on a small sample of states near the initial state (breadth-first,
 ``SAMPLE`` states), and the order with the highest total h is used; ties go to the
 plain ascending order. That costs ``VARIANTS * SAMPLE`` LM-cut evaluations, a few
-milliseconds in the compiled core.
+milliseconds in the compiled core; where one evaluation is so slow that they would
+cost more than ``MAX_SECONDS`` (a task whose relaxed plans have thousands of steps),
+the ascending order is used unsampled.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -23,10 +26,11 @@ from ..task import Operator, Task
 if TYPE_CHECKING:
     from .core import Core
 
-__all__ = ["SAMPLE", "VARIANTS", "orders", "pick_order", "sample_states"]
+__all__ = ["MAX_SECONDS", "SAMPLE", "VARIANTS", "orders", "pick_order", "sample_states"]
 
 VARIANTS = 4
 SAMPLE = 16
+MAX_SECONDS = 0.05  # the most sampling may cost, estimated from the first evaluation
 
 
 def orders(prop_bits: Sequence[int], n: int = VARIANTS) -> list[list[int]]:
@@ -66,11 +70,18 @@ def pick_order(
 ) -> list[int]:
     """The candidate order whose LM-cut values sum highest over the sample."""
     cands = orders(prop_bits)
+    t0 = time.perf_counter()
+    first = core.lmcut_value(task, ops, init, cands[0])
+    if (time.perf_counter() - t0) * VARIANTS * SAMPLE > MAX_SECONDS:
+        return cands[0]  # evaluations this slow (huge relaxed plans): sampling cannot pay
     states = sample_states(init, ops)
     best = cands[0]
     best_score = -1.0
     for order in cands:
-        score = sum(core.lmcut_value(task, ops, s, order) for s in states)
+        score = sum(
+            first if s == init and order is cands[0] else core.lmcut_value(task, ops, s, order)
+            for s in states
+        )
         if score > best_score:  # strictly: ties keep the earlier order
             best, best_score = order, score
     return best
