@@ -21,6 +21,7 @@ from ..scaffold import (
     TARGETS,
     Answers,
     answers_from_data,
+    assume_initial,
     derive,
     guess_type,
     parse_action,
@@ -81,8 +82,9 @@ def command(output: str, answers_path: str | None, name: str | None, goals: tupl
     interactive = not no_input and sys.stdin.isatty()
     if interactive:
         _ask(a, default_name=out.parent.name if out.stem == "spec" else out.stem)
-    a = derive(a)
+    a = derive(a, initial=False)
     _initial_values(a, ask=interactive)
+    assume_initial(a)  # what neither the author nor the actions settled
     text, spec = render_spec(a)
     write_text_atomic(out, text, mode=USER_FILE)  # the user's file: their umask decides, not 0600
     out_console.print(f"wrote {out}: {len(spec.facts)} facts, {len(spec.actions)} actions", markup=False)
@@ -135,9 +137,7 @@ def _initial_values(a: Answers, *, ask: bool) -> None:
         if guess is not None:
             entry["initial"] = guess[0]  # a guess, said in the notes; the fact's own definition stays the author's
             a.notes.append(f"facts.{fact}.initial: {str(guess[0]).lower()} ({guess[1]})")
-        else:
-            a.notes.append(f"facts.{fact} has no initial value: plan it with `goalkeeper plan SPEC --observe` "
-                           "or give --initial")
+        # else: assume_initial() gives it the value before any action, and says so
 
 
 def _load_answers(path: str | None) -> Answers:

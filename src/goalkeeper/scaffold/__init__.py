@@ -22,6 +22,7 @@ __all__ = [
     "TARGETS",
     "Answers",
     "answers_from_data",
+    "assume_initial",
     "derive",
     "parse_action",
     "parse_assignments",
@@ -222,11 +223,28 @@ def guess_observer(fact: str, ftype: str) -> dict[str, Any]:
 _INITIAL: dict[str, Any] = {"bool": False, "int": 0, "float": 0.0, "str": ""}
 
 
-def derive(a: Answers) -> Answers:
-    """Fill what is missing with guesses marked ``assumption: true``; the goal cannot be guessed."""
+def assume_initial(a: Answers) -> None:
+    """Facts still without an initial value start false/0/empty, said in the notes.
+
+    What `goalkeeper plan` assumes before anything is observed (`run` observes instead): the state
+    before any action ran. Without it a fresh spec cannot be planned at all."""
+    guessed: list[str] = []
+    for fact, entry in a.facts.items():
+        if "initial" not in entry and not entry.get("diagnostic"):
+            entry["initial"] = _INITIAL.get(str(entry.get("type", "bool")), False)
+            guessed.append(fact)
+    if guessed:
+        a.notes.append(f"initial: {', '.join(guessed)} start false/0/empty for `goalkeeper plan` (assumed; "
+                       "`goalkeeper run` observes them instead)")
+
+
+def derive(a: Answers, *, initial: bool = True) -> Answers:
+    """Fill what is missing with guesses marked ``assumption: true``; the goal cannot be guessed.
+
+    ``initial=False`` leaves initial values to the caller (``goalkeeper new`` asks for them,
+    or infers them from the actions, then calls :func:`assume_initial` for what is left)."""
     if not a.goal:
         raise ConfigError("no goal: give at least one observable goal fact, e.g. --goal health_ok=true")
-    guessed: list[str] = []
     for fact in referenced_facts(a):
         entry = a.facts.setdefault(fact, {})
         if "type" not in entry:
@@ -236,14 +254,8 @@ def derive(a: Answers) -> Answers:
             entry["observe"] = guess_observer(fact, entry["type"])
             entry["assumption"] = True
             entry.setdefault("description", f"assumed observer: replace with how {fact} is really observed")
-        if "initial" not in entry and not entry.get("diagnostic"):
-            # What `goalkeeper plan` assumes before anything is observed (`run` observes instead): the
-            # state before any action ran. Without it a fresh spec cannot be planned at all.
-            entry["initial"] = _INITIAL.get(str(entry["type"]), False)
-            guessed.append(fact)
-    if guessed:
-        a.notes.append(f"initial: {', '.join(guessed)} start false/0/empty for `goalkeeper plan` (assumed; "
-                       "`goalkeeper run` observes them instead)")
+    if initial:
+        assume_initial(a)
     if a.target is None:
         a.target = "code"
         a.notes.append("target: code (assumed; pass --target llm|code|hybrid)")
