@@ -87,7 +87,8 @@ class StateError(GoalkeeperError):
 
 
 class PlanningError(GoalkeeperError):
-    """The planner was called with arguments it cannot use."""
+    """The planner cannot answer as asked: arguments it cannot use, or its memory budget reached
+    (the message names the budget and how to raise it)."""
 
 
 class ObserverError(GoalkeeperError):

@@ -102,14 +102,16 @@ def test_the_exit_code_is_the_worst_outcome(tmp_path: Path) -> None:
     outcomes = {o["goalId"]: o for o in _events(res.stdout)[-1]["outcomes"]}
     assert outcomes[good]["outcome"] == "converged" and outcomes[good]["exitCode"] == 0
     assert outcomes[stuck]["outcome"] == "escalated" and "triage tri-" in outcomes[stuck]["detail"]
-    # a goal whose workspace is gone is an error, and an error outranks an escalation
+    # a goal whose workspace is gone could never run: the wave is refused before any goal starts
     gone = _ws(tmp_path, "gone")
     broken = _goal_new(gone, f"{sys.executable} -c pass")
     os.rename(gone, tmp_path / "moved")
-    res = gk("goal", "run", broken, stuck, cwd=tmp_path, timeout=240)
+    other = _goal_new(_ws(tmp_path, "other"), f"{sys.executable} -c \"open('done.txt', 'w').write('ok')\"")
+    res = gk("goal", "run", broken, other, cwd=tmp_path, timeout=240)
     assert res.returncode == 1
-    assert f"{broken}  error" in res.stdout and "does not exist" in res.stdout
-    assert "wave: exit 1" in res.stdout and "Traceback" not in res.stdout + res.stderr
+    assert f"goal run refused ({broken})" in res.stderr and "workspace:" in res.stderr
+    assert "Traceback" not in res.stdout + res.stderr
+    assert not (tmp_path / "other" / "done.txt").exists()  # nothing ran
 
 
 def test_two_goals_on_one_workspace_are_refused_before_anything_runs(tmp_path: Path) -> None:

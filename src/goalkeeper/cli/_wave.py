@@ -35,6 +35,11 @@ def run_wave_cmd(goal_ids: tuple[str, ...], all_active: bool, parallel: int | No
     else:
         goals = [load_goal(resolve("goal", g)) for g in goal_ids]
     waves.check_wave(goals)
+    from ..convergence.preflight import refuse_unrunnable_goal
+
+    for g in goals:  # a goal that could never run now is refused before any of the wave starts
+        for w in refuse_unrunnable_goal(g, f"goal run refused ({g.goal_id})").warnings:
+            err_console.print("warning: " + _esc(w.text()))
     n = parallel or min(len(goals), waves.DEFAULT_PARALLEL)
     view = waves.WaveView()
     for g in goals:

@@ -7,7 +7,9 @@ before it could decide), 1 error, 2 usage.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+import warnings
 
 import click
 from rich.markup import escape
@@ -23,7 +25,9 @@ from ._common import (
     EXIT_NOT_DONE,
     EXIT_OK,
     EXIT_USAGE,
+    clean,
     echo_json,
+    err_console,
     fail,
     handle_errors,
     out_console,
@@ -42,15 +46,18 @@ _EXIT = {"found": EXIT_OK, "unreachable": EXIT_ESCALATED, "limit": EXIT_NOT_DONE
                    "observer fails is unknown, which satisfies no condition).")
 @click.option("--search", default="astar", show_default=True,
               type=click.Choice(["astar", "regression", "greedy"]),
-              help="astar (optimal, forward), regression (optimal, backward chaining), greedy (fast).")
+              help="astar (optimal, forward; the default), greedy (fast, not optimal), regression (optimal, backward "
+                   "chaining: for small GOAP specs of tens of actions; it warns on large tasks).")
 @click.option("--heuristic", default=None, help="Heuristic for the search (default: chosen per task).")
 @click.option("--exclude", multiple=True, help="Action to leave out (repeatable).")
 @click.option("--max-seconds", type=click.FloatRange(min=0), default=None, help="Give up after this many seconds.")
+@click.option("--max-memory", "max_memory", type=click.FloatRange(min=1), default=None, metavar="MB",
+              help="How much the search may grow the process (default 2048, or $GOALKEEPER_PLANNER_MAX_MB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handle_errors
 def command(
     spec_path: str, state_path: str | None, observe: bool, search: str, heuristic: str | None,
-    exclude: tuple[str, ...], max_seconds: float | None, as_json: bool,
+    exclude: tuple[str, ...], max_seconds: float | None, max_memory: float | None, as_json: bool,
 ) -> None:
     """Plan from a state (the spec's initial values, a --state file, or the world with --observe) to
     SPEC's goal. Exit 0 plan found, 3 unreachable, 4 no plan yet (time limit), 1 error, 2 usage."""
@@ -65,8 +72,14 @@ def command(
         state = load_state(spec, state_path)
     else:
         state = complete_state(spec, {}, source="initial values")
-    result = plan(spec, state, search=search, heuristic=heuristic, exclude=exclude,
-                  limits=SearchLimits(max_seconds=max_seconds))
+    limits = SearchLimits(max_seconds=max_seconds)
+    if max_memory is not None:
+        limits = dataclasses.replace(limits, max_memory_mb=max_memory)
+    with warnings.catch_warnings(record=True) as caught:  # said once, plainly, not as a Python warning
+        warnings.simplefilter("always", RuntimeWarning)
+        result = plan(spec, state, search=search, heuristic=heuristic, exclude=exclude, limits=limits)
+    for w in caught:
+        err_console.print("warning: " + clean(str(w.message)), markup=False)
     if as_json:
         out = result.to_dict()
         if observed is not None:

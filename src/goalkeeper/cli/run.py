@@ -38,7 +38,9 @@ from ._common import (
 @click.option("--json", "as_json", is_flag=True, help="Stream one JSON object per event.")
 @click.option("--resume", "resume_id", metavar="RUN_ID", default=None, help="Continue a run from its last completed step.")
 @click.option("--search", default="astar", show_default=True,
-              type=click.Choice(["astar", "regression", "greedy"]), help="Planner search.")
+              type=click.Choice(["astar", "regression", "greedy"]),
+              help="astar (optimal, forward; the default), greedy (fast, not optimal), regression (optimal, backward "
+                   "chaining: for small GOAP specs of tens of actions; it warns on large tasks).")
 @click.option("--runtime", type=click.Choice(["planner", "hybrid"]), default="planner", show_default=True,
               help="hybrid: an LLM proposes each action, code validates it before it runs.")
 @click.option("--model", default=None, help="Model for --runtime hybrid (e.g. gpt-4o-mini).")

@@ -89,8 +89,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if os.environ.get("REDTEAM_ALL") or "slow" in (config.option.markexpr or ""):
         return
     skip = pytest.mark.skip(reason="slow redteam variant: REDTEAM_ALL=1 (or -m slow) runs it")
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
+    here = Path(__file__).resolve().parent
+    for item in items:  # only this folder's variants: the hook sees the whole session's items
+        if item.get_closest_marker("slow") is not None and Path(str(item.path)).resolve().is_relative_to(here):
             item.add_marker(skip)
 
 
