@@ -83,7 +83,7 @@ def test_a_run_report_renders_clean_with_plan_and_ticks(tmp_path: Path) -> None:
     page = render(out, tmp_path)
     assert page.console == [], page.console
     assert page.body_attrs.get("data-report-ok") == "6" and "data-report-error" not in page.body_attrs
-    run_id = json.loads(gk("runs", "list", "--json", cwd=tmp_path).stdout)[0]["run_id"]
+    run_id = json.loads(gk("runs", "list", "--json", cwd=tmp_path).stdout)[0]["runId"]
     text = page.text()
     assert run_id in text and "reached" in text and "make_it" in text and "tick 1" in text
 

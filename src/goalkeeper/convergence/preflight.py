@@ -255,9 +255,11 @@ def preflight_oracle(oracle: OracleConfig, maker: MakerSpec, ws: Path, env: Mapp
                                         f"pip install 'goalkeeper[{provider}]'"))
             return rep
         opts = oracle.options or {}
-        given = any(env.get(k) or os.environ.get(k) for k in (*_LLM_KEYS[provider], *_LLM_BASE[provider]))
+        named = opts.get("api_key_env")
+        keys_at = (str(named),) if named else _LLM_KEYS[provider]  # api_key_env=NAME: that variable holds it
+        given = any(env.get(k) or os.environ.get(k) for k in (*keys_at, *_LLM_BASE[provider]))
         if not (given or opts.get("api_key") or opts.get("base_url")):
-            keys = " or ".join(_LLM_KEYS[provider])
+            keys = " or ".join(keys_at)
             rep.problems.append(Problem("no-api-key", where, f"the {provider} oracle has no API key or endpoint",
                                         f"export {keys}, or pass --oracle-option base_url=URL for a local server"))
             return rep
