@@ -219,10 +219,10 @@ def converge(
     except ValidationError as e:
         raise ConfigError(_first_error("guards", e)) from None
     spec = _maker(maker, maker_type, maker_model, maker_timeout, sandbox)
-    from .convergence.contracts import MAKERS
+    from .convergence.contracts import maker_types
 
-    if spec.type not in MAKERS:  # refused before a goal exists, not after
-        raise ConfigError(f"maker type {spec.type!r} is not registered (known: {', '.join(sorted(MAKERS))}); "
+    if spec.type not in maker_types():  # refused before a goal exists, not after
+        raise ConfigError(f"maker type {spec.type!r} is not registered (known: {', '.join(maker_types())}); "
                           "register yours with goalkeeper.convergence.register_maker(name, factory)")
     goal = create_goal(objective, _conditions(until), budget=budget, maker=spec,
                        oracle=OracleConfig(model=oracle), guards=guards,

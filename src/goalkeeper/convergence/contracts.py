@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAKERS",
     "ORACLES",
+    "maker_types",
     "Maker",
     "MakerFactory",
     "MakerRequest",
@@ -78,7 +79,23 @@ def register_maker(name: str, factory: MakerFactory) -> None:
     MAKERS[name] = factory
 
 
+def _builtins() -> None:
+    """The built-in makers and oracles register when goalkeeper.adapters is imported; loaded
+    here on first lookup, so importing goalkeeper costs nothing until a goal needs one."""
+    import importlib
+
+    importlib.import_module("goalkeeper.adapters")
+
+
+def maker_types() -> list[str]:
+    """Every registered maker type, the built-in ones included."""
+    _builtins()
+    return sorted(MAKERS)
+
+
 def get_maker(spec: MakerSpec) -> Maker:
+    if spec.type not in MAKERS:
+        _builtins()
     factory = MAKERS.get(spec.type)
     if factory is None:
         known = ", ".join(sorted(MAKERS)) or "none"
@@ -142,6 +159,8 @@ def register_oracle(model: str, factory: OracleFactory) -> None:
 
 
 def get_oracle(config: OracleConfig) -> Oracle:
+    if config.model not in ORACLES:
+        _builtins()
     factory = ORACLES.get(config.model)
     if factory is None and ":" in config.model:
         from . import llm_oracle  # noqa: F401 - registers "openai:", "anthropic:" (same layer)
