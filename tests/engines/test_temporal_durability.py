@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from goalkeeper.engines import temporal as engine
 
 from .conftest import DevServer, Workers, wait_until
 from .helpers import cfg_for, events, new_goal, wait_existing
 
 
+@pytest.mark.deep
 def test_goals_finish_across_a_dev_server_restart(workers: Workers, queue: str, tmp_path: Path) -> None:
     server = DevServer(tmp_path / "restart.db").start()
     try:

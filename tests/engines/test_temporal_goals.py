@@ -6,6 +6,8 @@ import json
 import signal
 from pathlib import Path
 
+import pytest
+
 from goalkeeper.convergence import Budget, load_goal, resume_goal, run_goal
 from goalkeeper.store.triage import list_items
 
@@ -19,6 +21,7 @@ def _reference(tmp_path: Path, **kw: object) -> list[object]:
     return shape(run_goal(g.goal_id))
 
 
+@pytest.mark.deep
 def test_fifty_goals_across_two_workers_converge_like_local(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
 from temporalio.client import Client
 
 from goalkeeper.convergence import Budget, MakerSpec, StoppingCondition, create_goal
@@ -42,6 +43,7 @@ def _timed_out(cfg: object, goal_id: str) -> bool:
     return bool(run_sync(go, cfg))  # type: ignore[arg-type]
 
 
+@pytest.mark.deep
 def test_a_maker_finishing_after_its_heartbeat_timeout_runs_once_and_its_cost_counts(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path
 ) -> None:

@@ -65,7 +65,7 @@ def kill_at_line(target: object, args: tuple[str, str], home: Path, line: int) -
     return False
 
 
-@pytest.mark.parametrize("trial", range(10))
+@pytest.mark.parametrize("trial", [*range(3), *(pytest.param(t, marks=pytest.mark.deep) for t in range(3, 10))])
 def test_kill_9_at_random_instants_then_resume(trial: int, tmp_path: Path) -> None:
     rng = random.Random(20240611 + trial)
     text, actions = (CHAIN, ["make_a", "make_b", "make_c"]) if trial % 2 == 0 else (LINK, ["finish", "link"])
@@ -110,7 +110,7 @@ def _alive(marker: str) -> list[int]:
     return pids
 
 
-@pytest.mark.parametrize("trial", range(4))
+@pytest.mark.parametrize("trial", [*range(2), *(pytest.param(t, marks=pytest.mark.deep) for t in range(2, 4))])
 def test_kill_9_with_detached_grandchildren_leaves_no_orphan(trial: int, tmp_path: Path) -> None:
     rng = random.Random(7001 + trial)
     marker = f"gk-orphan-{os.getpid()}-{trial}"

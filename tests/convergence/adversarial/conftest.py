@@ -66,11 +66,15 @@ def campaign(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     if missing:  # without them every check fails, and every cheat would "lose" for nothing
         pytest.fail(f"the adversarial suite needs {', '.join(missing)}: pip install -e '.[dev]' "
                     "with coverage and pytest-cov in the dev extra", pytrace=False)
-    workers = int(os.environ.get("REDTEAM_WORKERS") or os.cpu_count() or 2)
+    # Under pytest-xdist every worker collects every item but runs only its share: there the
+    # scenarios run as their tests ask for them (xdist is the parallelism); alone, they all start
+    # at once on a thread pool, in collection order.
+    xdist = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+    workers = 1 if xdist else int(os.environ.get("REDTEAM_WORKERS") or os.cpu_count() or 2)
     base = _base_dir(tmp_path_factory)
     c = Campaign(base, workers)
     _CAMPAIGNS.append(c)
-    for item in request.session.items:  # start every collected scenario, in collection order
+    for item in [] if xdist else request.session.items:
         case = getattr(item, "callspec", None) and item.callspec.params.get("case")
         if isinstance(case, Cheat) and item.get_closest_marker("skip") is None:
             c.submit(case)
@@ -78,6 +82,9 @@ def campaign(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     c.pool.shutdown(wait=True, cancel_futures=True)
     if not os.environ.get("REDTEAM_KEEP"):
         shutil.rmtree(base, ignore_errors=True)
+
+
+SMOKE = 2  # cases per test and class in the README's suite
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -90,9 +97,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="slow redteam variant: REDTEAM_ALL=1 (or -m slow) runs it")
     here = Path(__file__).resolve().parent
-    for item in items:  # only this folder's variants: the hook sees the whole session's items
-        if item.get_closest_marker("slow") is not None and Path(str(item.path)).resolve().is_relative_to(here):
+    ours = [i for i in items if Path(str(i.path)).resolve().is_relative_to(here)]  # the hook sees every item
+    for item in ours:
+        if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
+    if os.environ.get("GOALKEEPER_DEEP") or "deep" in (config.option.markexpr or ""):
+        return
+    # The README's suite runs the first SMOKE cases of every class (every guard is exercised);
+    # the whole default set runs in the deep tier (`.ci/run`), the slow variants with REDTEAM_ALL=1.
+    campaign = pytest.mark.skip(reason="red-team campaign: .ci/run's deep tier runs every case (GOALKEEPER_DEEP=1)")
+    seen: dict[tuple[str, str], int] = {}
+    for item in ours:
+        if item.get_closest_marker("slow") is not None:
+            continue
+        key = (str(item.path), getattr(item, "originalname", item.name))
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > SMOKE:
+            item.add_marker(pytest.mark.deep)
+            item.add_marker(campaign)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
