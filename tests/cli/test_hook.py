@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from goalkeeper.store.lock import FileLock
 
 from ..integrations.helpers import APP_FIX, TESTS, gk, hook_input, new_host_goal, project
@@ -57,6 +59,7 @@ def test_a_goal_of_another_session_or_workspace_is_left_alone(tmp_path: Path) ->
     assert _status(gid, ws)["iterations"] == 0  # no check ran, no iteration was spent
 
 
+@pytest.mark.deep
 def test_goalkeepers_budget_ends_the_loop_not_claude_codes_cap(tmp_path: Path, goalkeeper_home: Path) -> None:
     ws = project(tmp_path)
     gid = new_host_goal(ws, "--max-iterations", "3")
@@ -148,7 +151,7 @@ def test_session_end_repairs_a_half_written_goal_and_charges_the_hosts_time(
     assert _hook("session-end", hook_input("SessionEnd", ws), ws) is None
     ended = [e for e in _events(goalkeeper_home, gid) if e["event"] == "host.session_ended"]
     assert len(ended) == 1 and not ended[0]["repaired"] and ended[0]["chargedSeconds"] >= 0
-    assert _status(gid, ws)["elapsedSeconds"] >= before + ended[0]["chargedSeconds"] - 0.01
+    assert _status(gid, ws)["elapsedSeconds"] >= before + ended[0]["chargedSeconds"] - 0.1  # status rounds to 0.1
     path = goalkeeper_home / "goals" / f"{gid}.json"
     data = json.loads(path.read_text())
     data["objective"] = "something else"  # a write that did not come from goalkeeper

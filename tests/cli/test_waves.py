@@ -66,6 +66,7 @@ def _ts(ev: dict[str, Any]) -> float:
     return datetime.fromisoformat(ev["ts"].replace("Z", "+00:00")).timestamp()
 
 
+@pytest.mark.deep
 def test_three_goals_with_4_second_makers_run_at_once(tmp_path: Path) -> None:
     maker = tmp_path / "maker.py"
     maker.write_text(BARRIER_MAKER)

@@ -39,6 +39,7 @@ def test_fifty_goals_across_two_workers_converge_like_local(
     assert len(ran_on) == 2, ran_on  # both worker processes did work
 
 
+@pytest.mark.deep
 def test_kill_9_mid_maker_another_worker_finishes_without_losing_or_repeating(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path
 ) -> None:

@@ -77,6 +77,7 @@ actions:
 """
 
 
+@pytest.mark.deep
 def test_a_worker_killed_mid_action_leaves_an_interrupted_tick_and_the_run_goes_on(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path, goalkeeper_home: Path
 ) -> None:
