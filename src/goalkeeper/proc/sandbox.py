@@ -58,6 +58,12 @@ class Sandbox:
     expose: tuple[Path, ...] = field(default=())
 
 
+def _top(p: Path) -> str | None:
+    """``/tmp/x`` for ``/tmp/x/y/z`` (None for /tmp itself)."""
+    parts = Path(os.path.abspath(p)).parts
+    return str(Path(*parts[:3])) if len(parts) >= 3 else None
+
+
 def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[str]:
     out = [exe, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
@@ -66,10 +72,15 @@ def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[s
         out += ["--tmpfs", runtime]
     if not box.share_net:
         out.append("--unshare-net")
-    for e in box.expose:  # e.g. the maker's own script kept in /tmp
-        if str(e).startswith(("/tmp/", "/run/")) and e.exists():
-            target = e if e.is_dir() else e.parent
-            out += ["--ro-bind", str(target), str(target)]
+    # /tmp and /run are private; a program or script that lives there (a project cloned into /tmp,
+    # its venv, the maker's own script) is shown read-only with the whole top-level folder it sits
+    # in, as the rest of the disk is: a venv needs its pyvenv.cfg and site-packages, a script the
+    # modules beside it.
+    candidates = (*box.expose, *([Path(argv[0])] if argv and argv[0].startswith("/") else []))
+    exposed = sorted({t for e in candidates if str(e).startswith(("/tmp/", "/run/")) and e.exists()
+                      for t in [_top(e)] if t is not None})
+    for top in exposed:
+        out += ["--ro-bind", top, top]
     for w in box.writable:
         out += ["--bind", str(w), str(w)]
     if box.tmpdir is not None:
@@ -83,8 +94,9 @@ def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[s
     shadowed = ("/tmp/", "/run/", *(str(w) + "/" for w in box.writable), *(str(h) + "/" for h in box.hidden))
     if runtime:
         shadowed = (*shadowed, runtime.rstrip("/") + "/")
+    shown = tuple(t + "/" for t in exposed)  # inside a folder shown from /tmp: still shadowed
     for sock in listening_sockets():
-        if not sock.startswith(shadowed) and os.path.exists(sock):
+        if (sock.startswith(shown) or not sock.startswith(shadowed)) and os.path.exists(sock):
             out += ["--ro-bind", "/dev/null", sock]
     for var in IPC_ENV:
         out += ["--unsetenv", var]
