@@ -132,3 +132,14 @@ def test_decide_is_pure() -> None:
     before = g.model_dump()
     decide(g, 123.0, since=1.0)
     assert g.model_dump() == before
+
+
+def test_the_verdict_is_our_checks_and_the_oracle_together() -> None:
+    from goalkeeper.convergence.decide import combine_verdict
+
+    assert combine_verdict([True, True], True, 0.9, 0.5) == (True, [])
+    ok, notes = combine_verdict([True, False], True, 0.9, 0.5)  # the oracle cannot override a failing check
+    assert not ok and "not every condition passed" in notes[0]
+    ok, notes = combine_verdict([True], True, 0.3, 0.5)
+    assert not ok and "below minConfidence 0.50" in notes[0]
+    assert combine_verdict([True], False, 1.0, 0.5) == (False, [])  # the oracle may veto

@@ -7,6 +7,7 @@ replayed in tests or inside a workflow engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigError
@@ -22,6 +23,7 @@ __all__ = [
     "Paused",
     "StartIteration",
     "apply_resume",
+    "combine_verdict",
     "decide",
 ]
 
@@ -170,6 +172,22 @@ def _guard_escalation(goal: Goal, done: list[Iteration]) -> Escalate | None:
             f"in a row (limit {g.max_uncertain})",
         )
     return None
+
+
+def combine_verdict(conditions_passed: Sequence[bool], oracle_converged: bool, confidence: float,
+                    min_confidence: float) -> tuple[bool, list[str]]:
+    """The iteration's verdict from our own checks and the oracle's word: converged only when
+    every condition passed AND the oracle agrees with enough confidence (the oracle can veto,
+    never override a failing check). Returns (converged, reasons to add)."""
+    all_passed = all(conditions_passed)
+    sure = confidence >= min_confidence
+    notes: list[str] = []
+    if oracle_converged and not all_passed:
+        notes.append("the oracle said converged but not every condition passed; not converged")
+    elif oracle_converged and not sure:
+        notes.append(f"the oracle said converged with confidence {confidence:.2f}, below "
+                     f"minConfidence {min_confidence:.2f}; not converged")
+    return oracle_converged and all_passed and sure, notes
 
 
 def decide(

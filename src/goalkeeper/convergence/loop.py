@@ -33,7 +33,16 @@ from ..store.home import home, now_iso
 from . import ledger
 from .checkpoints import Checkpoint
 from .contracts import Maker, MakerRequest, get_maker
-from .decide import Abandoned, Converged, Escalate, Finished, Paused, StartIteration, decide
+from .decide import (
+    Abandoned,
+    Converged,
+    Escalate,
+    Finished,
+    Paused,
+    StartIteration,
+    combine_verdict,
+    decide,
+)
 from .goal import Escalation, Goal, Iteration, check_rules, parse_duration
 from .lifecycle import escalate
 from .logs import write_log
@@ -535,17 +544,9 @@ class GoalLoop:
         if changed:
             rec.finished_at = now_iso()
             return self._void(goal, ws, rec, "the oracle changed the working tree", changed)
-        all_passed = all(c.passed for c in rec.condition_results)
-        sure = verdict.confidence >= goal.oracle.min_confidence
-        converged = verdict.converged and all_passed and sure
-        rec.reasons = list(verdict.reasons)
-        if verdict.converged and not all_passed:
-            rec.reasons.append("the oracle said converged but not every condition passed; not converged")
-        elif verdict.converged and not sure:
-            rec.reasons.append(
-                f"the oracle said converged with confidence {verdict.confidence:.2f}, below "
-                f"minConfidence {goal.oracle.min_confidence:.2f}; not converged"
-            )
+        converged, notes = combine_verdict([c.passed for c in rec.condition_results], verdict.converged,
+                                           verdict.confidence, goal.oracle.min_confidence)
+        rec.reasons = [*verdict.reasons, *notes]
         rec.oracle_verdict = "converged" if converged else "not_converged"
         rec.next_hint = verdict.next_hint
         rec.confidence = verdict.confidence
