@@ -628,3 +628,16 @@ def test_resume_after_a_diagnostic_fact_changes_type(world: Path) -> None:
         'level: {type: int, diagnostic: true, initial: 3, observe: {command: "echo 3"}}'))
     st = resume_run(run_id, RunOptions())
     assert st.status == "reached"
+
+
+def test_start_run_on_something_not_a_path_is_a_clear_error() -> None:
+    from goalkeeper.errors import ConfigError
+    from goalkeeper.model import spec_from_data
+    from goalkeeper.runtime import RunOptions, start_run
+
+    spec = spec_from_data({"goalkeeper": 1, "goal": {"done": True},
+                           "facts": {"done": {"observe": {"file": "done.flag"}}},
+                           "actions": {"finish": {"pre": {"done": False}, "effects": {"done": True},
+                                                  "run": ["touch", "done.flag"]}}})
+    with pytest.raises(ConfigError, match="goalkeeper.run"):
+        start_run(spec, RunOptions())  # type: ignore[arg-type]

@@ -73,6 +73,9 @@ def _preflight(spec: Spec, spec_path: str | Path, opts: RunOptions) -> None:
 
 
 def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
+    if not isinstance(spec_path, str | os.PathLike):
+        raise ConfigError(f"start_run takes a spec file's path, not {type(spec_path).__name__}; "
+                          "goalkeeper.run(spec) takes a path, a dict or a Spec")
     spec = load_spec(spec_path)
     require_runnable(spec)
     _preflight(spec, spec_path, opts)
