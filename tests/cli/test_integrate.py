@@ -71,6 +71,7 @@ def _mcp_goal_new(plugin: Path, project_dir: Path, args: dict[str, Any],
     return out
 
 
+@pytest.mark.deep
 def test_done_when_the_plugin_stop_hook_blocks_until_the_tests_pass(tmp_path: Path) -> None:
     pytest.importorskip("mcp")
     ws = project(tmp_path)  # a fresh workspace: one bug, one failing test

@@ -64,6 +64,7 @@ def test_docs_name_every_event_and_names_follow_the_convention() -> None:
         assert f"`{name}`" in doc, f"docs/json.md does not describe {name}"
 
 
+@pytest.mark.deep
 def test_real_goal_and_run_events_validate(run_cli: Run, tmp_path: Path, goalkeeper_home: Path) -> None:
     schema = events_json_schema()
     gid, _ = _new_goal(run_cli, tmp_path / "g")

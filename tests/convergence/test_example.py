@@ -53,6 +53,7 @@ def _loop(ws: Path, maker: str, **budget: int) -> Goal:
     return run_goal(goal.goal_id)
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize(
     ("maker", "budget", "reason", "iterations"),
     [

@@ -88,6 +88,7 @@ def _same_start(doc: str, real: str) -> None:
     assert norm.sub("iteration N", got).startswith(norm.sub("iteration N", shown)), (shown, got)
 
 
+@pytest.mark.deep
 def test_every_block_does_what_the_page_says(tmp_path: Path) -> None:
     pytest.importorskip("mcp")
     s = Scratch(tmp_path)

@@ -70,6 +70,7 @@ def test_a_search_over_budget_stops_with_the_fix(tmp_path: Path, core: str) -> N
     assert MEMORY_ENV in proc.stderr and "--search greedy" in proc.stderr
 
 
+@pytest.mark.deep
 @needs_proc
 def test_an_address_space_limit_is_a_budget_too(tmp_path: Path) -> None:
     """No budget set: the process limit itself (ulimit -v) stops the search cleanly,
