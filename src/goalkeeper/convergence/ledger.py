@@ -156,7 +156,7 @@ def append(goal_id: str, event: str, root: Path | None = None, **fields: Any) ->
         seq, prev = cached[1], cached[2]
     else:
         seq, prev = verify_chain(goal_id, root, key).head
-    from .redact import redact_obj
+    from ..store.redact import redact_obj
 
     rec: dict[str, Any] = {"ts": now_iso(), "goalId": goal_id, "event": event, **redact_obj(fields),
                            "seq": seq + 1, "prev": prev}

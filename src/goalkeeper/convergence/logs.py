@@ -28,10 +28,8 @@ def write_log(goal_id: str, iteration: int, phase: str, text: str, root: Path | 
               index: int | None = None) -> Path:
     name = f"iteration-{iteration:04d}.{phase}" + (f"-{index}" if index is not None else "") + ".log"
     body = text if len(text) <= LOG_BYTES else "[... earlier output cut ...]\n" + text[-LOG_BYTES:]
-    from .redact import redact
-
     p = log_dir(goal_id, root) / name
-    write_text_atomic(p, redact(body))
+    write_text_atomic(p, body)  # a home file: store.atomic redacts it
     return p
 
 

@@ -17,11 +17,11 @@ from ..errors import CorruptStateError, IntegrityError
 from ..store import goals as gstore
 from ..store.atomic import validated
 from ..store.home import now_iso
+from ..store.redact import redact_obj
 from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
 from .ledger import Chain, evidence_gaps, goal_mac, key_for, line_hash, rebuild, verify_chain
 from .ledger import append as ledger_append
 from .protect import DEFAULT_TESTS
-from .redact import redact_obj
 
 __all__ = ["MIGRATIONS", "audited_goal", "commit_goal", "goal_fields", "list_goals", "load_goal", "migrate", "save_goal"]
 
