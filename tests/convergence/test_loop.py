@@ -212,3 +212,81 @@ def test_data_the_tests_read_is_sealed_wherever_it_lives(make_repo: Callable[...
     assert "golden/expected.txt" in first and "read as data" in first and "other.txt" not in first
     assert (ws / "golden/expected.txt").read_text() == "hello\n"  # put back
     assert goal.state == "converged" and not goal.history[1].rejected
+
+
+_READ_WAYS = {
+    "relative open after chdir into the test folder": {
+        "checks/test_app.py": "import os, app\n\n"
+                              "def test_render():\n"
+                              "    os.chdir(os.path.dirname(os.path.abspath(__file__)))\n"
+                              "    with open('expected.txt') as f:\n"
+                              "        assert app.render() == f.read().strip()\n",
+        "checks/expected.txt": "hello\n"},
+    "pathlib read_bytes": {
+        "test_app.py": "import app, pathlib\n\n"
+                       "def test_render():\n"
+                       "    assert app.render().encode() == pathlib.Path('golden/expected.txt').read_bytes().strip()\n"},
+    "json.load(open())": {
+        "golden/expected.txt": '{"out": "hello"}\n',
+        "test_app.py": "import app, json\n\n"
+                       "def test_render():\n"
+                       "    assert app.render() == json.load(open('golden/expected.txt'))['out']\n"},
+    "a helper in conftest.py": {
+        "conftest.py": "def expected():\n    with open('golden/expected.txt') as f:\n        return f.read().strip()\n",
+        "test_app.py": "import app, conftest\n\n"
+                       "def test_render():\n"
+                       "    assert app.render() == conftest.expected()\n"},
+    "a helper module in the test folder": {
+        "tests/golden_helpers.py": "def expected():\n    with open('golden/expected.txt') as f:\n        return f.read().strip()\n",
+        "tests/test_app.py": "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\nimport app, golden_helpers\n\n"
+                       "def test_render():\n"
+                       "    assert app.render() == golden_helpers.expected()\n"},
+    "csv": {
+        "golden/expected.txt": "out\nhello\n",
+        "test_app.py": "import app, csv\n\n"
+                       "def test_render():\n"
+                       "    with open('golden/expected.txt', newline='') as f:\n"
+                       "        assert app.render() == list(csv.DictReader(f))[0]['out']\n"},
+}
+
+
+@pytest.mark.parametrize("way", sorted(_READ_WAYS))
+def test_data_the_tests_read_is_sealed_however_they_read_it(make_repo: Callable[..., Path], way: str) -> None:
+    """A cheating maker bends the expected output; every way a test (or its helper) reads it seals it."""
+    files = {"app.py": "def render():\n    return 'helo'\n", "golden/expected.txt": "hello\n", **_READ_WAYS[way]}
+    data = "checks/expected.txt" if "checks/expected.txt" in files else "golden/expected.txt"
+    ws = make_repo(files)
+    original = (ws / data).read_text()
+    g = create_goal("fix render", [StoppingCondition(type="test_pass", command=[sys.executable, "-m", "pytest", "-q"])],
+                    workspace=ws, budget=Budget(max_iterations=3))
+
+    def bend(req: MakerRequest) -> str:
+        (req.workspace / data).write_text(original.replace("hello", "helo"))
+        return "updated the expected output"
+
+    def fix(req: MakerRequest) -> str:
+        (req.workspace / "app.py").write_text("def render():\n    return 'hello'\n")
+        return "fixed render"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([bend, fix]), oracle=ScriptedOracle())
+    first = goal.history[0].rejected or ""
+    assert data in first, (way, first)
+    assert (ws / data).read_text() == original
+    assert goal.state == "converged"
+
+
+def test_data_the_code_under_test_reads_is_free(make_repo: Callable[..., Path]) -> None:
+    ws = make_repo({
+        "app.py": "def render():\n    with open('data/greeting.txt') as f:\n        return f.read().strip()\n",
+        "data/greeting.txt": "helo\n",
+        "test_app.py": "import app\n\ndef test_render():\n    assert app.render() == 'hello'\n",
+    })
+    g = create_goal("fix greeting", [StoppingCondition(type="test_pass", command=[sys.executable, "-m", "pytest", "-q"])],
+                    workspace=ws, budget=Budget(max_iterations=2))
+
+    def fix_data(req: MakerRequest) -> str:
+        (req.workspace / "data/greeting.txt").write_text("hello\n")
+        return "fixed the greeting data"
+
+    goal = run_goal(g.goal_id, maker=ScriptedMaker([fix_data]), oracle=ScriptedOracle())
+    assert goal.state == "converged" and not goal.history[0].rejected

@@ -145,8 +145,13 @@ _BUSY = [False]
 
 def _is_test_file(fn):
     base = os.path.basename(fn)
-    return fn in _TESTFILES or base == "conftest.py" or (base.startswith("test_") or base.endswith("_test.py")) \
-        and base.endswith(".py")
+    if fn in _TESTFILES or base == "conftest.py" or (base.startswith("test_") or base.endswith("_test.py")) \
+            and base.endswith(".py"):
+        return True
+    # A helper module in a test folder (tests/helpers.py) is test code too; a folder named so
+    # holds no code under test, so its reads are the tests' own.
+    parts = os.path.relpath(os.path.dirname(fn), _ROOT[0]).split(os.sep)
+    return any(p in ("tests", "test", "testing") for p in parts)
 
 
 def _on_open(event, args):
@@ -163,7 +168,7 @@ def _on_open(event, args):
             return
         if mode is None and isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR):
             return
-        full = os.path.realpath(os.path.join(_ROOT[0], path))
+        full = os.path.realpath(path)  # a relative path is relative to the cwd now (a test may chdir)
         if not full.startswith(_ROOT[0] + os.sep) or full.endswith((".py", ".pyc", ".pyi")) or full in _READS:
             return
         f = sys._getframe(1)
