@@ -137,3 +137,36 @@ def test_a_secret_option_is_refused_with_the_fix_and_never_stored(tmp_path: Path
              "--oracle-option", "api_key_env=GK_DEPLOY_TOKEN", "--json")
     assert r.returncode == 0, r.stderr
     assert "GK_DEPLOY_TOKEN" in r.stdout and SECRET not in r.stdout
+
+
+def test_a_secret_with_json_special_characters_reaches_no_file_under_the_home(tmp_path: Path) -> None:
+    """Quotes and backslashes in the value: neither the raw nor the JSON-escaped form lands on disk."""
+    import json
+
+    odd = 'pa"ss\\wo\'rd-Zq8vW2mN4k'
+    ws = _repo(tmp_path)
+    home = tmp_path / "home"
+    maker = tmp_path / "maker.py"
+    maker.write_text(textwrap.dedent("""
+        import os, pathlib, sys
+        tok = os.environ.get("GK_ODD_TOKEN", "")
+        print("using token", tok)
+        print("stderr too:", tok, file=sys.stderr)
+        pathlib.Path("app.py").write_text("BROKEN = False\\n")
+    """))
+    check = tmp_path / "check.py"
+    check.write_text("import os, sys\nprint('check sees', os.environ.get('GK_ODD_TOKEN'))\n"
+                     "sys.exit(0 if 'False' in open('app.py').read() else 1)\n")
+    env = _env(tmp_path, GOALKEEPER_HOME=str(home), GK_ODD_TOKEN=odd)
+    new = _cli(env, ws, "goal", "new", "make app.py not broken", "--until", f"{sys.executable} {check}",
+               "--maker", f"{sys.executable} {maker}", "--max-iterations", "2", "--sandbox", "none", "--json")
+    assert new.returncode == 0, new.stderr
+    goal_id = json.loads(new.stdout)["goalId"]
+    run = _cli(env, ws, "goal", "run", goal_id)
+    assert "Traceback" not in run.stderr, run.stderr
+    forms = [odd.encode(), json.dumps(odd)[1:-1].encode()]
+    leaks = [str(p) for p in home.rglob("*") if p.is_file() and any(f in p.read_bytes() for f in forms)]
+    assert leaks == []
+    assert odd not in run.stdout + run.stderr
+    logs = b"".join(p.read_bytes() for p in home.rglob("*") if p.is_file() and ".logs" in str(p))
+    assert b"using token [redacted]" in logs  # the maker really printed it, and it was masked
