@@ -250,7 +250,12 @@ _READ_WAYS = {
 }
 
 
-@pytest.mark.parametrize("way", sorted(_READ_WAYS))
+# The two that broke the probe stay in the suite; the ways it always saw run in the deep tier.
+_FOUND_BREAKS = ("relative open after chdir into the test folder", "a helper module in the test folder")
+
+
+@pytest.mark.parametrize("way", [w if w in _FOUND_BREAKS else pytest.param(w, marks=pytest.mark.deep)
+                                 for w in sorted(_READ_WAYS)])
 def test_data_the_tests_read_is_sealed_however_they_read_it(make_repo: Callable[..., Path], way: str) -> None:
     """A cheating maker bends the expected output; every way a test (or its helper) reads it seals it."""
     files = {"app.py": "def render():\n    return 'helo'\n", "golden/expected.txt": "hello\n", **_READ_WAYS[way]}
