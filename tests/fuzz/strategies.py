@@ -36,7 +36,7 @@ VALID_JSON = json.dumps(VALID_SPEC, indent=2)
 # Fragments a hostile author (or a broken editor) puts into a file.
 TOKENS = [
     "&a ", "*a", "*b", "&b [*b]", "<<: *a\n", "[", "]", "{", "}", ": ", "- ", "\n", "  ", "\t", "? ", ",",
-    "!!binary ", "!!python/object/apply:os.system ['true'] ", "!!set ", "!!timestamp ", "!!float ", "!!int ",
+    "!!binary ", "!!bool ", "!!null ", "!!python/object/apply:os.system ['true'] ", "!!set ", "!!timestamp ", "!!float ", "!!int ",
     "9" * 5000, "-" + "9" * 4400, "0x" + "f" * 5000, "1e999", "-1e999", ".inf", ".nan", "NaN", "Infinity",
     '"\\ud800"', '"\\udfff"', "\x00", "\x1b[2J", "\x7f", "\u202e", "[bold red]", "[/]", "${UNSET_X}", "$(rm -rf /)",
     "---\n", "...\n", "%YAML 1.1\n", "%TAG ! tag:x,2000:\n", "~", "null", "true", "off", "yes", "2001-13-45",

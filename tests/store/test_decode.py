@@ -60,6 +60,24 @@ def test_impossible_dates_and_non_finite_numbers() -> None:
     assert decode_json('{"a": NaN}')[1] is None  # state files may hold what Python wrote
 
 
+@pytest.mark.parametrize(("value", "kind"), [
+    ('!!timestamp ""', "date or time"), ('!!int ""', "integer"), ('!!int "0x"', "integer"),
+    ('!!float ""', "number"), ('!!float abc', "number"), ('!!bool x', "boolean"), ('!!bool ""', "boolean"),
+])
+def test_an_explicit_tag_on_text_it_cannot_read_names_its_key(value: str, kind: str) -> None:
+    # PyYAML hands an explicitly tagged scalar to its constructor unchecked; the constructors
+    # then fail with IndexError/KeyError/AttributeError (found by the deep fuzz tier in CI).
+    res = decode_yaml(f"a:\n  b: {value}\n")
+    (p,) = res.problems
+    assert p.path == "a.b" and res.lines["a.b"] == 2
+    assert f"is not a valid {kind}" in p.message and "quote it" in p.message
+
+
+def test_explicit_tags_on_good_text_still_read() -> None:
+    res = decode_yaml('a: !!int "7"\nb: !!float "1.5"\nc: !!bool "true"\nd: !!str 7\n')
+    assert not res.problems and res.data == {"a": 7, "b": 1.5, "c": True, "d": "7"}
+
+
 def test_duplicates() -> None:
     (p,) = decode_yaml("a: 1\nb: 2\na: 3\n").problems
     assert (p.path, p.line) == ("a", 3)

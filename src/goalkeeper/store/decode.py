@@ -77,22 +77,40 @@ class _Loader(_Base):
     """SafeLoader whose number and date errors become values reported by ``check_tree``."""
 
 
-def _yaml_int(loader: Any, node: yaml.ScalarNode) -> Any:
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
-    except ValueError:
-        return _Bad(_TOO_LONG)
+def _guarded(kind: str, build: Any) -> Any:
+    """A scalar constructor whose failures become a value reported at its key path.
+
+    PyYAML trusts the resolver: an explicit tag (``!!int ""``, ``!!bool x``,
+    ``!!timestamp ""``) reaches the constructor with text it never matched, and the
+    constructor fails with whatever Python raises there (IndexError, KeyError,
+    AttributeError...). Each of those is the author's mistake, not ours.
+    """
+
+    def construct(loader: Any, node: yaml.ScalarNode) -> Any:
+        try:
+            return build(loader, node)
+        except ValueError as e:
+            if "Exceeds the limit" in str(e):
+                return _Bad(_TOO_LONG)
+            return _Bad(_not_a(kind, node, e))
+        except (OverflowError, AttributeError, IndexError, KeyError, TypeError) as e:
+            return _Bad(_not_a(kind, node, e))
+
+    return construct
 
 
-def _yaml_timestamp(loader: Any, node: yaml.ScalarNode) -> Any:
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
-    except (ValueError, OverflowError) as e:
-        return _Bad(f"not a valid date or time ({e}); quote it to make it text")
+def _not_a(kind: str, node: yaml.ScalarNode, e: Exception) -> str:
+    shown = repr(node.value) if len(node.value) <= 40 else repr(node.value[:40]) + "..."
+    why = f" ({e})" if isinstance(e, (ValueError, OverflowError)) and str(e) else ""
+    return f"{shown} is not a valid {kind}{why}; quote it to make it text (or drop an explicit !! tag)"
 
 
-_Loader.add_constructor("tag:yaml.org,2002:int", _yaml_int)
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _yaml_timestamp)
+_SC = yaml.constructor.SafeConstructor
+for _tag, _kind, _build in (("int", "integer", _SC.construct_yaml_int),
+                            ("float", "number", _SC.construct_yaml_float),
+                            ("bool", "boolean (true or false)", _SC.construct_yaml_bool),
+                            ("timestamp", "date or time", _SC.construct_yaml_timestamp)):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _guarded(_kind, _build))
 
 
 def _join(labels: list[str]) -> str:
