@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import goalkeeper
 from goalkeeper.convergence import load_goal
+from goalkeeper.errors import SpecError
 from goalkeeper.runtime import RunStore
 
 from .conftest import DevServer, Workers
@@ -47,3 +51,30 @@ def test_run_and_converge_take_the_temporal_engine(
     assert goal.state == "converged" and len(goal.history) == 1
     assert load_goal(goal.goal_id).state == "converged"
     assert engine.fetch_goal(goal.goal_id).state == "converged"
+
+
+def test_run_on_temporal_takes_variables_from_env_and_refuses_unset_ones_first(
+    temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workers.spawn(temporal_server.address, queue, concurrency=2)
+    engine = goalkeeper.make_engine("temporal", address=temporal_server.address, task_queue=queue)
+    spec: dict[str, Any] = {
+        "goalkeeper": 1,
+        "goal": {"made": True},
+        "facts": {"made": {"observe": {"command": ["test", "-e", "${GK_TARGET}"]}}},
+        "actions": {"make": {"effects": {"made": True}, "run": ["touch", "${GK_TARGET}"]}},
+    }
+    world = tmp_path / "world"
+    world.mkdir()
+    runs = Path(os.environ["GOALKEEPER_HOME"]) / "runs"
+    before = sorted(runs.iterdir()) if runs.exists() else []
+    # Unset in the given env (even though the submitting shell has it): refused like a local
+    # run, naming the variable, before any run or workflow exists.
+    monkeypatch.setenv("GK_TARGET", str(world / "from-shell"))
+    with pytest.raises(SpecError, match=r"GK_TARGET\} is not set"):
+        goalkeeper.run(spec, workdir=world, engine=engine, env={"PATH": "/usr/bin:/bin"})
+    monkeypatch.delenv("GK_TARGET")
+    assert (sorted(runs.iterdir()) if runs.exists() else []) == before
+    target = world / "from-env"
+    done = goalkeeper.run(spec, workdir=world, engine=engine, env={"GK_TARGET": str(target)})
+    assert done.status == "reached" and target.exists()

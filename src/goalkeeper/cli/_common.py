@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import math
 import os
 import re
 import sys
@@ -26,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..errors import GoalkeeperError, LockedError, NotFoundError, SpecError
+from ..store.encode import json_safe
 from ..store.ids import IdKind, check_id, resolve_id
 
 __all__ = [
@@ -92,21 +92,6 @@ def clean(text: object) -> str:
 def esc(text: object) -> str:
     """:func:`clean`, then escaped for rich markup (user text inside a markup string)."""
     return escape(clean(text))
-
-
-def json_safe(obj: Any) -> Any:
-    """``obj`` with every string free of lone surrogates, NaN/inf as null, keys as strings."""
-    if isinstance(obj, str):
-        return _SURROGATE.sub("\ufffd", obj)
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, Mapping):
-        return {json_safe(k if isinstance(k, str) else str(k)): json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [json_safe(v) for v in obj]
-    if obj is None or isinstance(obj, bool | int):
-        return obj
-    return json_safe(str(obj))
 
 
 def camel(d: Mapping[str, Any]) -> dict[str, Any]:

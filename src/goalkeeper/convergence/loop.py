@@ -18,20 +18,21 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, GoalkeeperError
-from ..proc import Policy, Runner, bwrap_path, end_leftovers, policy, run_argv
-from ..proc.sandbox import Sandbox
+from ..proc import Policy, Runner, end_leftovers, policy, run_argv
 from ..store import goals as gstore
 from ..store import triage
-from ..store.home import home, now_iso
+from ..store.home import home, now_iso, seconds_since
 from . import ledger
+from .alive import beating, lost_seconds
+from .blame import blame_failures
 from .checkpoints import Checkpoint
+from .containment import maker_policy, sandbox_mode
 from .contracts import Maker, MakerRequest, get_maker
 from .decide import (
     Abandoned,
@@ -55,9 +56,6 @@ from .tree import Tree, touched
 __all__ = ["EventSink", "GoalLoop", "check_goal", "run_goal"]
 
 EventSink = Callable[[dict[str, Any]], None]
-_KEEP_ENV = ("GOALKEEPER_OBJECTIVE", "GOALKEEPER_HINT", "GOALKEEPER_ITERATION", "GOALKEEPER_GOAL_ID",
-             "GOALKEEPER_WORKSPACE")
-_ALIVE_EVERY = 2.0
 
 
 class GoalLoop:
@@ -138,28 +136,8 @@ class GoalLoop:
     def _alive_path(self) -> Path:
         return gstore.goals_dir(self.root) / f"{self.goal_id}.alive"
 
-    @contextlib.contextmanager
-    def _alive(self) -> Iterator[None]:
-        """Touch ``<id>.alive`` while a phase runs, so a crash can be charged on resume."""
-        stop = threading.Event()
-        path = self._alive_path()
-
-        def beat() -> None:
-            while not stop.wait(_ALIVE_EVERY):
-                with contextlib.suppress(OSError):
-                    path.touch()
-
-        with contextlib.suppress(OSError):
-            path.touch()
-        t = threading.Thread(target=beat, daemon=True)
-        t.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            t.join()
-            with contextlib.suppress(OSError):
-                path.touch()
+    def _alive(self) -> contextlib.AbstractContextManager[None]:
+        return beating(self._alive_path())
 
     # --- a host-maker goal: one iteration per check -------------------------------
     def check(self) -> Goal:
@@ -180,7 +158,7 @@ class GoalLoop:
             ws = Path(goal.workspace or os.getcwd()).resolve()
             if goal.state in ("converged", "escalated", "failed", "paused"):
                 return goal
-            self._mark = self.clock() - _since(goal.updated_at)  # the host worked until now: active time
+            self._mark = self.clock() - seconds_since(goal.updated_at)  # the host worked until now: active time
             self._emit("check.started", iterations=len(goal.history))
             if goal.baseline_at is None:
                 self._baseline(goal, ws)
@@ -318,13 +296,9 @@ class GoalLoop:
 
     def _maker_phase(self, goal: Goal, ws: Path, d: StartIteration) -> bool:
         """Run the maker; False when the iteration was rejected (and the tree restored)."""
-        rec, _before = self._open_iteration(goal, ws, d)
-        return self._run_maker(goal, ws, rec, None)
+        return self._run_maker(goal, ws, self._open_iteration(goal, ws, d))
 
-    def _before_snapshot(self, ws: Path, rec: Iteration) -> None:
-        return None  # kept for engines that call it; the seal compares with the baseline
-
-    def _open_iteration(self, goal: Goal, ws: Path, d: StartIteration) -> tuple[Iteration, None]:
+    def _open_iteration(self, goal: Goal, ws: Path, d: StartIteration) -> Iteration:
         """Record the iteration (or its restart) before the maker runs, so a crash is visible."""
         if d.resumed:
             rec = goal.history[-1]
@@ -344,21 +318,13 @@ class GoalLoop:
             goal.history.append(rec)
         rec.phase_started_at = now_iso()
         self._commit(goal, "iteration.started", rec, iteration=rec.iteration, resumed=d.resumed, hint=d.hint)
-        return rec, None
+        return rec
 
     def _charge_crash(self, goal: Goal, rec: Iteration, since: str | None = None) -> None:
         """A killed phase still took time (and maybe money): charge it against the budget."""
-        from datetime import datetime
-
-        started = since or rec.phase_started_at or rec.started_at
-        try:
-            alive = self._alive_path().stat().st_mtime
-            t0 = datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp() if started else None
-        except (OSError, ValueError):
+        lost = lost_seconds(self._alive_path(), since or rec.phase_started_at or rec.started_at)
+        if lost is None:
             return
-        if t0 is None or alive <= t0:
-            return
-        lost = round(min(alive - t0 + _ALIVE_EVERY, 7 * 86400), 3)
         rec.charged_seconds = round(rec.charged_seconds + lost, 3)
         if since is None:
             rec.cost_known = False  # a maker killed mid-call may have spent money we never heard of
@@ -366,25 +332,12 @@ class GoalLoop:
         self._emit("iteration.crash_charged", goal, rec, iteration=rec.iteration, seconds=lost)
 
     def _sandbox_mode(self, goal: Goal) -> str:
-        want = goal.maker.sandbox
-        if want == "none" or (want == "auto" and goal.maker.type != "command"):
-            return "none"
-        if bwrap_path() is None:
-            if want == "bwrap":
-                raise ConfigError("this goal asks for --sandbox bwrap but bubblewrap is not available here; "
-                                  "install it (apt-get install bubblewrap) or use --sandbox none")
-            return "none (bubblewrap not installed)"
-        return "bwrap"
+        return sandbox_mode(goal)
 
     def _maker_policy(self, goal: Goal, ws: Path, rec: Iteration, tmp: Path) -> Policy:
-        box = None
-        if self._sandbox_mode(goal) == "bwrap":
-            given = tuple(Path(a) for a in goal.maker.argv if a.startswith("/"))
-            box = Sandbox(writable=(ws,), hidden=(self._home(), ledger.keys_dir()), tmpdir=tmp, expose=given)
-        return Policy(owner=self._owner(goal, f"maker:{rec.iteration}"), strict=True, sandbox=box,
-                      drop_env_prefixes=("GOALKEEPER_",), keep_env=_KEEP_ENV)
+        return maker_policy(goal, ws, owner=self._owner(goal, f"maker:{rec.iteration}"), home=self._home(), tmp=tmp)
 
-    def _run_maker(self, goal: Goal, ws: Path, rec: Iteration, before: object) -> bool:
+    def _run_maker(self, goal: Goal, ws: Path, rec: Iteration) -> bool:
         """Call the maker on an opened iteration, then check the tree it left and checkpoint it."""
         maker = self._maker or get_maker(goal.maker)
         seal = self.seal(goal, ws)
@@ -478,7 +431,7 @@ class GoalLoop:
                    if not glob_match(p, goal.guards.check_outputs)]
         tool = seal.toolchain_changes()
         rec.condition_results = run.results
-        self._blame(goal, ws, rec)
+        blame_failures(seal, goal, rec)
         if run.tampered:
             found = [Finding("runner", "", f"the code under test patched the test runner ({t})") for t in run.tampered]
             self._emit("conditions.finished", goal, rec, iteration=rec.iteration, results=_brief(rec))
@@ -488,36 +441,6 @@ class GoalLoop:
             return self._void(goal, ws, rec, "the checks changed the workspace or the toolchain", changed + tool)
         rec.phase = "oracle"
         self._commit(goal, "conditions.finished", rec, iteration=rec.iteration, results=_brief(rec))
-
-    def _blame(self, goal: Goal, ws: Path, rec: Iteration) -> None:
-        """Mark each frame of each failing test with the iteration that last changed its line."""
-        if not (rec.checkpoint and rec.checkpoint_tree) or not any(c.failures for c in rec.condition_results):
-            return
-        seal = self.seal(goal, ws)
-        owner = {h.checkpoint: h.iteration for h in goal.history if h.checkpoint}
-        base = seal.baseline_checkpoint
-        if base is not None:
-            owner[base.commit] = 0
-        cp = Checkpoint(rec.checkpoint, rec.checkpoint_tree)
-        wanted: dict[str, set[int]] = {}
-        for c in rec.condition_results:
-            for f in c.failures:
-                for fr in f.get("frames", []):
-                    wanted.setdefault(str(fr.get("path")), set()).add(int(fr.get("line") or 0))
-        found: dict[tuple[str, int], int | None] = {}
-        for path, lines in list(wanted.items())[:50]:
-            try:
-                for line, commit in seal.store.blame(cp, path, lines).items():
-                    found[(path, line)] = owner.get(commit)
-            except (OSError, GoalkeeperError):
-                continue
-        for c in rec.condition_results:
-            new = []
-            for f in c.failures:
-                frames = [{**fr, "changedIn": found.get((str(fr.get("path")), int(fr.get("line") or 0)))}
-                          for fr in f.get("frames", [])]
-                new.append({**f, "frames": frames})
-            c.failures = new
 
     def _oracle_phase(self, goal: Goal, ws: Path, rec: Iteration) -> None:
         oracle = self._oracle or get_oracle(goal.oracle)
@@ -554,19 +477,6 @@ class GoalLoop:
         rec.finished_at = now_iso()
         self._commit(goal, "oracle.finished", rec, iteration=rec.iteration, verdict=rec.oracle_verdict,
                    reasons=rec.reasons, confidence=rec.confidence, costDollars=rec.cost_dollars)
-
-
-def _since(iso: str | None) -> float:
-    """Seconds from ``iso`` to now (0 when unknown or in the future), capped at a day."""
-    from datetime import UTC, datetime
-
-    if not iso:
-        return 0.0
-    try:
-        then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return 0.0
-    return max(0.0, min((datetime.now(UTC) - then).total_seconds(), 86400.0))
 
 
 def _diff(a: Tree, b: Tree) -> list[str]:

@@ -313,6 +313,7 @@ def _session_boundary(inp: HookInput, cwd: Path, ending: bool) -> list[str]:
     from ..convergence.persist import audited_goal, commit_goal
     from ..errors import LockedError
     from ..store import goals as gstore
+    from ..store.home import seconds_since
 
     problems: list[str] = []
     rebuilt: set[str] = set()
@@ -327,7 +328,7 @@ def _session_boundary(inp: HookInput, cwd: Path, ending: bool) -> list[str]:
                 fields: dict[str, Any] = {"session": inp.session_id,
                                           "repaired": g.goal_id in rebuilt or bool(repaired)}
                 if ending:
-                    charged = _since(goal.updated_at)
+                    charged = seconds_since(goal.updated_at)
                     goal.elapsed_seconds = round(goal.elapsed_seconds + charged, 3)
                     fields["chargedSeconds"] = round(charged, 3)
                 commit_goal(goal, "host.session_ended" if ending else "host.session_started", None, **fields)
@@ -336,18 +337,6 @@ def _session_boundary(inp: HookInput, cwd: Path, ending: bool) -> list[str]:
         except Exception as e:
             problems.append(f"{g.goal_id}: {describe(e)}")
     return problems
-
-
-def _since(iso: str | None) -> float:
-    from datetime import UTC, datetime
-
-    if not iso:
-        return 0.0
-    try:
-        then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return 0.0
-    return max(0.0, min((datetime.now(UTC) - then).total_seconds(), 86400.0))
 
 
 def handle_hook(event: str, raw: bytes | str) -> HookReply:

@@ -18,8 +18,8 @@ from typing import Annotated, Any
 from pydantic import Field, ValidationError
 
 from .. import __version__
-from ..cli._common import json_safe  # the one JSON-safety rule every goalkeeper output follows
 from ..errors import MissingExtraError
+from ..store.encode import json_safe
 from ._errors import describe
 from .tools import (
     TOOLS,

@@ -65,9 +65,10 @@ class RunOptions:
     max_dollars: float | None = None  # budget for model calls in this run
 
 
-def _preflight(spec: Spec, spec_path: str | Path, opts: RunOptions) -> None:
-    """Refuse what would fail on every tick: unset ``${VAR}``, shell operators in an argv list."""
-    env = opts.env if opts.env is not None else os.environ
+def preflight_run(spec: Spec, spec_path: str | Path, env: Mapping[str, str] | None = None) -> None:
+    """Refuse what would fail on every tick (unset ``${VAR}``, shell operators in an argv list);
+    every engine calls it before the run exists."""
+    env = env if env is not None else os.environ
     require_variables(spec, env)
     refuse(preflight_spec(spec, env, Path(spec_path).resolve().parent), "run refused")
 
@@ -78,7 +79,7 @@ def start_run(spec_path: str | Path, opts: RunOptions) -> RunState:
                           "goalkeeper.run(spec) takes a path, a dict or a Spec")
     spec = load_spec(spec_path)
     require_runnable(spec)
-    _preflight(spec, spec_path, opts)
+    preflight_run(spec, spec_path, opts.env)
     store = RunStore.create(opts.root)
     with store.lock:
         ts = now_iso()
@@ -124,7 +125,7 @@ def resume_run(run_id: str, opts: RunOptions, spec_path: str | Path | None = Non
         path = Path(spec_path) if spec_path else Path(state.spec_path)
         spec = load_spec(path)  # an edited, now-invalid spec fails here; the run is untouched
         require_runnable(spec)
-        _preflight(spec, path, opts)
+        preflight_run(spec, path, opts.env)
         if state.runtime == "hybrid" and opts.proposer is None:
             raise ConfigError(f"run {run_id} uses the hybrid runtime; resume it with --runtime hybrid --model ...")
         for rec in _persist(store, state, extra, saved):

@@ -21,7 +21,7 @@ import string
 from datetime import UTC, datetime
 from pathlib import Path
 
-__all__ = ["DIRNAME", "ensure_home", "git_dir", "home", "new_id", "now_iso", "workspace_root"]
+__all__ = ["DIRNAME", "ensure_home", "git_dir", "home", "new_id", "now_iso", "seconds_since", "workspace_root"]
 
 DIRNAME = ".goalkeeper"
 _ALPHABET = string.ascii_lowercase + string.digits
@@ -127,3 +127,17 @@ def new_id(prefix: str, n: int = 8) -> str:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seconds_since(iso: str | None, cap: float = 86400.0) -> float:
+    """Seconds from ``iso`` (as :func:`now_iso` writes it) to now: 0 when unknown or in the
+    future, at most ``cap`` (a clock jump or a stale file must not charge a week)."""
+    if not iso:
+        return 0.0
+    try:
+        then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return 0.0
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return max(0.0, min((datetime.now(UTC) - then).total_seconds(), cap))

@@ -32,7 +32,8 @@ class TemporalEngine:
                               "are not activities yet); drop --engine temporal")
 
         return start_run(spec_path, self.cfg, max_ticks=options.max_ticks, search=options.search, yes=options.yes,
-                         root=self.root or options.root, reporter=options.reporter, wait=wait)
+                         root=self.root or options.root, reporter=options.reporter, wait=wait,
+                         env=options.env, max_dollars=options.max_dollars)
 
     def resume_run(self, run_id: str, options: RunOptions, spec_path: str | Path | None = None) -> RunState:
         from ...errors import ConfigError

@@ -195,7 +195,7 @@ def _maker(inp: dict[str, Any]) -> dict[str, Any]:
             found = _recorded(goal, root, attempt)
             if found is not None:
                 return _adopt(loop, found)
-        loop._run_maker(goal, ws, rec, None)
+        loop._run_maker(goal, ws, rec)
         # Before returning: Temporal drops a result that arrives after the heartbeat timeout, and
         # the workflow must then find this record instead of running (and paying for) the maker again.
         data = goal.dump()

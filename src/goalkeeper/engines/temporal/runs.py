@@ -4,13 +4,15 @@ The run exists in the shared store before the workflow starts (like a local
 run), and its id is the workflow id. A ``confirm: true`` action needs ``--yes``:
 workers have nobody to ask, so without it the run escalates approval_required. Observers and actions run on workers with
 the worker's environment, plus the ``${VAR}`` values the spec names, taken
-from the submitting shell (nothing else of its environment is sent).
+from the submitting shell, or from ``env`` when the API is given one (nothing
+else of it is sent).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from temporalio.client import Client
 from ...errors import ConfigError
 from ...model.lint import require_runnable
 from ...model.loader import load_spec
+from ...runtime.driver import preflight_run
 from ...runtime.progress import Reporter, null_reporter
 from ...runtime.report import until_commands
 from ...runtime.state import RunState, RunStore, file_sha256
@@ -42,24 +45,28 @@ def start_run(
     root: Path | None = None,
     reporter: Reporter = null_reporter,
     wait: bool = True,
+    env: Mapping[str, str] | None = None,
+    max_dollars: float | None = None,
 ) -> RunState:
     """Start a GOAP run as a workflow; returns its final state (or the initial one with ``wait=False``)."""
     spec = load_spec(spec_path)  # a missing or invalid spec is a clear error before anything is saved
     require_runnable(spec)
+    source = env if env is not None else os.environ
+    preflight_run(spec, spec_path, source)  # the same refusals as a local run, before anything exists
     text = Path(spec_path).read_text(encoding="utf-8")
     store = RunStore.create(root)
     ts = now_iso()
     state = RunState(
         run_id=store.run_id, spec_path=str(Path(spec_path).resolve()), spec_sha256=file_sha256(spec_path),
         spec_name=spec.name or "", created=ts, updated=ts, search=search,
-        max_ticks=max_ticks if max_ticks is not None else spec.policy.max_ticks,
+        max_ticks=max_ticks if max_ticks is not None else spec.policy.max_ticks, max_dollars=max_dollars,
     )
     with store.lock:
         store.save(state)  # the run exists before its workflow; the workflow logs run.started
-    env = {k: os.environ[k] for k in sorted(set(_VAR.findall(text))) if k in os.environ}
+    sent = {k: source[k] for k in sorted(set(_VAR.findall(text))) if k in source}
     inp: dict[str, Any] = {
         "specText": text, "specPath": state.spec_path, "state": state.model_dump(mode="json"),
-        "store": str((root or home()).resolve()), "yes": yes, "env": env,
+        "store": str((root or home()).resolve()), "yes": yes, "env": sent,
         "until": list(until_commands(state.spec_path)), "workspace": str(Path(state.spec_path).parent),
         "opening": {"search": search, "engine": "temporal", "taskQueue": cfg.task_queue},
         "options": {"heartbeatSeconds": cfg.heartbeat_seconds},
