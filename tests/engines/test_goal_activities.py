@@ -126,3 +126,25 @@ def test_a_forged_record_is_ignored(tmp_path: Path, side: Path) -> None:
     assert got.history[-1].phase == "maker"  # no result: the maker will run again
     path.write_text(fake.model_dump_json(by_alias=True)[:-1] + ', "mac": "' + "0" * 64 + '"}')
     assert Goal.model_validate(ga._recover(_inp(opened, root))).history[-1].phase == "maker"
+
+
+def test_maker_records_go_once_the_iteration_is_past_its_maker_and_with_the_goal(tmp_path: Path, side: Path) -> None:
+    from goalkeeper.convergence.decide import Converged
+    from goalkeeper.convergence.edit import delete_goal
+
+    opened, root = _opened(tmp_path, side)
+    after = Goal.model_validate(ga._maker(_inp(opened, root)))
+    record = ga.maker_record_path(root, opened.goal_id, 1, 0)
+    stale = ga.maker_record_path(root, opened.goal_id, 7, 0)  # a later iteration's: kept until its turn
+    stale.write_text("{}")
+    assert record.exists()
+    checked = Goal.model_validate(ga._conditions(_inp(after, root)))
+    assert not record.exists() and stale.exists()
+    assert checked.history[-1].phase == "oracle"
+    ga._finish({**_inp(checked, root), "decision": ga.decision_to_dict(Converged(1))})
+    assert not record.parent.exists()  # a finished goal keeps no maker records
+
+    record.parent.mkdir()
+    record.write_text("{}")
+    delete_goal(opened.goal_id, force=True, root=root)
+    assert not record.parent.exists()  # nor does a deleted one

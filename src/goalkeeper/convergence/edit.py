@@ -363,7 +363,7 @@ def tombstone_of(goal_id: str, root: Path | None = None) -> dict[str, Any] | Non
 def _paths(goal_id: str, root: Path | None) -> list[Path]:
     d = gstore.goals_dir(root)
     return [(root or home()) / "checkpoints" / f"{goal_id}.git", d / f"{goal_id}.logs",
-            d / f"{goal_id}.seal.json", d / f"{goal_id}.request", d / f"{goal_id}.alive",
+            d / f"{goal_id}.seal.json", d / f"{goal_id}.request", d / f"{goal_id}.alive", d / f"{goal_id}.makers",
             d / f"{goal_id}.events.jsonl", d / f"{goal_id}.json"]
 
 

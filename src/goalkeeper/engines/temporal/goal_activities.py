@@ -11,6 +11,7 @@ the goal's flock while it runs, so a stray local loop cannot interleave.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hmac
 import logging
@@ -41,6 +42,7 @@ from ...errors import ConfigError, CorruptStateError, GoalkeeperError, LockedErr
 from ...store import goals as gstore
 from ...store.atomic import read_json, validated, write_json_atomic
 from ...store.ids import check_id
+from ...store.safe import remove_file
 
 __all__ = [
     "ACTIVITIES",
@@ -49,6 +51,7 @@ __all__ = [
     "WorkspaceUnavailable",
     "decision_from_dict",
     "decision_to_dict",
+    "drop_maker_records",
     "heartbeating",
     "maker_record_path",
     "recover_maker",
@@ -277,9 +280,36 @@ def _recover(inp: dict[str, Any]) -> dict[str, Any]:
         return goal.dump() if found is None else _adopt(loop, found)
 
 
+def drop_maker_records(root: Path, goal_id: str, upto: int | None = None) -> list[str]:
+    """Remove the maker records of iterations up to ``upto`` (all when None); their names.
+
+    A record is needed only until the workflow is past that iteration's maker phase
+    (it lets a cut-off maker activity be adopted instead of run and paid for twice).
+    """
+    folder = maker_record_path(root, goal_id, 0, 0).parent
+    try:
+        names = sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    gone = []
+    for name in names:
+        head = name.split("-", 1)[0]
+        if upto is not None and not (head.isdigit() and int(head) <= upto):
+            continue
+        with contextlib.suppress(OSError):
+            remove_file(folder / name, root=root)
+            gone.append(name)
+    if upto is None:
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+    return gone
+
+
 def _conditions(inp: dict[str, Any]) -> dict[str, Any]:
     with _phase(inp) as (loop, goal, ws):
-        loop._conditions_phase(goal, ws, goal.history[-1])
+        rec = goal.history[-1]
+        drop_maker_records(loop._home(), goal.goal_id, upto=rec.iteration)  # its maker is settled
+        loop._conditions_phase(goal, ws, rec)
         return goal.dump()
 
 
@@ -292,6 +322,8 @@ def _oracle(inp: dict[str, Any]) -> dict[str, Any]:
 def _finish(inp: dict[str, Any]) -> dict[str, Any]:
     with _phase(inp) as (loop, goal, _ws):
         loop._finish(goal, decision_from_dict(inp["decision"]), inp.get("request"))
+        if goal.state in ("converged", "escalated", "failed"):
+            drop_maker_records(loop._home(), goal.goal_id)
         if goal.state != "paused":
             loop._emit("run.finished", state=goal.state, engine="temporal")
         return goal.dump()
