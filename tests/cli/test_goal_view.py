@@ -230,3 +230,39 @@ def test_a_follower_ends_with_4_when_the_goal_it_follows_is_paused(run_cli: Run,
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+# iteration 1 slips a suppression into the code (rejected, reverted); iteration 2 does the work
+CHEAT_THEN_FIX = """
+import os
+if not os.path.exists("tried"):
+    open("tried", "w").close()
+    open("mod.py", "w").write("import os\\nvalue = 1  # noqa: F401\\n")
+    print("added a suppression")
+else:
+    open("done.txt", "w").write("x\\n")
+    print("did the work")
+"""
+
+
+def test_show_verbose_lists_each_rejection_finding_with_its_place(run_cli: Run, tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    maker = tmp_path / "maker.py"
+    # the marker lives outside the workspace: a rejected iteration's files are reverted
+    maker.write_text(CHEAT_THEN_FIX.replace('"tried"', repr(str(tmp_path / "tried"))))
+    check = tmp_path / "check.py"
+    check.write_text(CHECK)
+    gid = run_cli("goal", "new", "Two steps", "--until", f"{sys.executable} {check}",
+                  "--maker", f"{sys.executable} {maker}", "--workspace", str(ws), "--max-iterations", "4",
+                  "--sandbox", "none").stdout.strip()
+    res = run_cli("goal", "run", gid)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert not (ws / "mod.py").exists()  # the rejected change was reverted
+
+    plain = run_cli("goal", "show", gid).stdout
+    verbose = run_cli("goal", "show", gid, "-v").stdout
+    assert "#1 rejected" in plain and "#1 rejected" in verbose
+    assert "mod.py:2:" in verbose and "noqa" in verbose  # the finding, at its file and line
+    data = json.loads(run_cli("goal", "show", gid, "--json").stdout)
+    (first,) = [h for h in data["history"] if h["iteration"] == 1]
+    assert any(f["path"] == "mod.py" and f["line"] == 2 for f in first["findings"])
