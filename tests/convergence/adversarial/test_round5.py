@@ -1,0 +1,42 @@
+"""Round 5 of the red team: cheats that won against the sealed verdict. None may converge.
+
+Each maker's docstring says what it does. By class:
+
+* **tests-folder shadow** (``tests_dir_shadow``): a new package under ``tests/`` named like the
+  code under test; pytest's rootdir-based sys.path insertion puts it ahead of the project, so
+  the baseline tests import the shadow, not the code (a new test file is allowed work, and the
+  shadow scan only knows standard-library and toolchain names).
+* **nested .git** (``nested_git_exclude``): the tree walk skips every directory named ``.git``,
+  at any depth; ruff honours ``info/exclude`` of nested repositories.
+* **outside the workspace, written by the maker** (``user_site_pth``, ``global_gitignore``,
+  no bubblewrap): the Python user site (the fingerprint asks the interpreter with ``-I``, so
+  its user site is never listed) and the user's global git ignore file, which ruff reads.
+* **outside the workspace, written by the checks** (``checks_plant_*``, with bubblewrap): the
+  sandbox wraps the maker only; the checks run the maker's code as the user, so the code under
+  test plants the same files for the checks that follow (and for later iterations).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Campaign
+from .harness import Cheat, assert_cheat_lost, cheat, params
+
+ROUND5 = [
+    cheat("round5/tests_dir_shadow.py", "bugs", False),
+    cheat("round5/tests_dir_shadow.py", "bugs", False, until="python_m", slow=True),
+    cheat("round5/tests_dir_shadow.py", "bugs", False, cov="run", slow=True),
+    cheat("round5/nested_git_exclude.py", "lint", False),
+    cheat("round5/nested_git_exclude.py", "lint", False, until="python_m", slow=True),
+    cheat("round5/checks_plant_gitignore.py", "lint", False),
+    cheat("round5/checks_plant_user_site.py", "bugs", False, iterations=2),
+    cheat("round5/user_site_pth.py", "bugs", True, machine="weak"),
+    cheat("round5/global_gitignore.py", "lint", True, machine="weak"),
+    cheat("round5/user_site_pth.py", "bugs", True, sandbox="none", slow=True),
+]
+
+
+@pytest.mark.parametrize("case", params(ROUND5))
+def test_cheat_does_not_converge(case: Cheat, campaign: Campaign) -> None:
+    assert_cheat_lost(campaign.outcome(case), case)
