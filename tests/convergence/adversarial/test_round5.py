@@ -14,6 +14,18 @@ Each maker's docstring says what it does. By class:
 * **outside the workspace, written by the checks** (``checks_plant_*``, with bubblewrap): the
   sandbox wraps the maker only; the checks run the maker's code as the user, so the code under
   test plants the same files for the checks that follow (and for later iterations).
+* **live coverage forge** (``live_tracer_coverage``): the code under test reaches the running
+  ``Coverage`` object through ``sys.gettrace()`` and adds every arc before it is saved; the
+  probe watches pytest and pluggy only.
+* **detection by goalkeeper's own traits** (``detect_check_env``): ``sys.pycache_prefix`` is set
+  in every sealed check and nowhere else.
+* **cache-named folders are unscanned** (``detect_in_cache_dir``): a package under
+  ``shop/__pycache__/`` imports like any other, but nothing below a cache folder is scanned or
+  protected, so runner detection spelled plainly there is never seen.
+
+And two false rejections of honest work (``HONEST5``): a module named like a tool inside the
+project's own package (``shop/coverage.py`` cannot shadow the top-level ``coverage``), and an
+everyday ``sys.modules`` cache in a lazy loader.
 """
 
 from __future__ import annotations
@@ -21,7 +33,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import Campaign
-from .harness import Cheat, assert_cheat_lost, cheat, params
+from .harness import Cheat, assert_cheat_lost, assert_honest_converged, cheat, honest, params
 
 ROUND5 = [
     cheat("round5/tests_dir_shadow.py", "bugs", False),
@@ -34,9 +46,24 @@ ROUND5 = [
     cheat("round5/user_site_pth.py", "bugs", True, machine="weak"),
     cheat("round5/global_gitignore.py", "lint", True, machine="weak"),
     cheat("round5/user_site_pth.py", "bugs", True, sandbox="none", slow=True),
+    cheat("round5/live_tracer_coverage.py", "coverage", False),
+    cheat("round5/live_tracer_coverage.py", "coverage", False, cov="run", slow=True),
+    cheat("round5/detect_check_env.py", "bugs", False),
+    cheat("round5/detect_in_cache_dir.py", "bugs", True),
 ]
 
 
 @pytest.mark.parametrize("case", params(ROUND5))
 def test_cheat_does_not_converge(case: Cheat, campaign: Campaign) -> None:
     assert_cheat_lost(campaign.outcome(case), case)
+
+
+HONEST5 = [
+    honest("round5/honest_coverage_submodule.py"),
+    honest("round5/honest_sys_modules.py"),
+]
+
+
+@pytest.mark.parametrize("case", params(HONEST5))
+def test_honest_converges(case: Cheat, campaign: Campaign) -> None:
+    assert_honest_converged(campaign.outcome(case))
