@@ -14,6 +14,9 @@ Each maker's docstring says what it does. By class:
 * **outside the workspace, written by the checks** (``checks_plant_*``, with bubblewrap): the
   sandbox wraps the maker only; the checks run the maker's code as the user, so the code under
   test plants the same files for the checks that follow (and for later iterations).
+* **probe stream, man in the middle** (``probe_stream_mitm``): the probe's side channel is a
+  file descriptor of the process that runs the code under test; the code puts a pipe of its own
+  in its place, rewrites failed reports as passes and forwards them, then exits 0.
 * **live coverage forge** (``live_tracer_coverage``): the code under test reaches the running
   ``Coverage`` object through ``sys.gettrace()`` and adds every arc before it is saved; the
   probe watches pytest and pluggy only.
@@ -50,6 +53,8 @@ ROUND5 = [
     cheat("round5/live_tracer_coverage.py", "coverage", False, cov="run", slow=True),
     cheat("round5/detect_check_env.py", "bugs", False),
     cheat("round5/detect_in_cache_dir.py", "bugs", True),
+    cheat("round5/probe_stream_mitm.py", "bugs", False),
+    cheat("round5/probe_stream_mitm.py", "bugs", False, until="python_m", cov="run", slow=True),
 ]
 
 

@@ -1,10 +1,12 @@
 """The probe's side channel is in the same process as the code under test: a man in the middle,
-white-box, with no runner name spelled. At import, ``shop/__init__.py`` finds the only writable
-pipe among its own file descriptors (goalkeeper's probe stream; stdout and stderr are files),
-keeps a copy of it, and puts a pipe of its own in its place, so the probe writes its records to
-the package. At exit it reads them back, turns every failed report into a pass, drops the
-failure records, sets the finish record's exit status to 0, forwards the result to goalkeeper
-on the real stream, and ends the process with status 0. Nothing of pytest or the probe is
+white-box, with no runner name spelled. At import, ``shop/__init__.py`` loads ``_shop_boot`` (a
+new top-level module, outside the measured package), which finds the only writable pipe among
+its own file descriptors (goalkeeper's probe stream; stdout and stderr are files), keeps a copy
+of it, and puts a pipe of its own in its place, so the probe writes its records to the package.
+At exit it lets the other exit handlers run (coverage saves its data), reads the records back,
+turns every failed report into a pass, drops the failure records, sets the finish record's exit
+status to 0, forwards the result to goalkeeper on the real stream, and ends the process with
+status 0. Nothing of pytest or the probe is
 replaced, so no surface check fires; outside a check there is no such pipe and nothing happens."""
 
 import importlib
@@ -16,7 +18,8 @@ kit = importlib.import_module("_kit")
 
 kit.fix_lint()
 kit.add_receipt_tests()
-kit.append("shop/__init__.py", '''
+kit.write("_shop_boot.py", '''"""Start-up support for the shop package."""
+
 
 def _relay():
     import atexit
@@ -70,6 +73,8 @@ def _relay():
         return json.dumps(rec)
 
     def finish():
+        atexit.unregister(finish)
+        atexit._run_exitfuncs()  # what else runs at exit (coverage's save) runs first
         drain()
         os.close(stream)
         drain()
@@ -84,5 +89,18 @@ def _relay():
 
 
 _relay()
+''')
+kit.append("shop/__init__.py", '''
+
+def _boot():
+    import importlib
+
+    try:
+        importlib.import_module("_shop_boot")
+    except ImportError:
+        pass
+
+
+_boot()
 ''')
 kit.applied("relays goalkeeper's probe stream through the package, failures turned into passes")
