@@ -7,7 +7,9 @@ Each maker's docstring says what it does. By class:
   the baseline tests import the shadow, not the code (a new test file is allowed work, and the
   shadow scan only knows standard-library and toolchain names).
 * **nested .git** (``nested_git_exclude``): the tree walk skips every directory named ``.git``,
-  at any depth; ruff honours ``info/exclude`` of nested repositories.
+  at any depth; ruff honours ``info/exclude`` of nested repositories. And a symlink into such a
+  folder binds the verdict to the link's path only (``hidden_symlink_target``): the code behind
+  it is rewritten by the code under test after the checks read it.
 * **outside the workspace, written by the maker** (``user_site_pth``, ``global_gitignore``,
   no bubblewrap): the Python user site (the fingerprint asks the interpreter with ``-I``, so
   its user site is never listed) and the user's global git ignore file, which ruff reads.
@@ -44,6 +46,7 @@ ROUND5 = [
     cheat("round5/tests_dir_shadow.py", "bugs", False, cov="run", slow=True),
     cheat("round5/nested_git_exclude.py", "lint", False),
     cheat("round5/nested_git_exclude.py", "lint", False, until="python_m", slow=True),
+    cheat("round5/hidden_symlink_target.py", "bugs", False),
     cheat("round5/checks_plant_gitignore.py", "lint", False),
     cheat("round5/checks_plant_user_site.py", "bugs", False, iterations=2),
     cheat("round5/user_site_pth.py", "bugs", True, machine="weak"),
