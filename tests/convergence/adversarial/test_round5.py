@@ -22,6 +22,9 @@ Each maker's docstring says what it does. By class:
 * **live coverage forge** (``live_tracer_coverage``): the code under test reaches the running
   ``Coverage`` object through ``sys.gettrace()`` and adds every arc before it is saved; the
   probe watches pytest and pluggy only.
+* **goalkeeper's private check folder** (``helpers_dir_probe``): it sits under the shared temp
+  dir, writable by the code under test, and goalkeeper's own ``coverage json`` step imports its
+  probe from there (a planted ``gk_probe/`` package wins over ``gk_probe.py``).
 * **detection by goalkeeper's own traits** (``detect_check_env``): ``sys.pycache_prefix`` is set
   in every sealed check and nowhere else.
 * **cache-named folders are unscanned** (``detect_in_cache_dir``): a package under
@@ -53,6 +56,7 @@ ROUND5 = [
     cheat("round5/global_gitignore.py", "lint", True, machine="weak"),
     cheat("round5/user_site_pth.py", "bugs", True, sandbox="none", slow=True),
     cheat("round5/live_tracer_coverage.py", "coverage", False),
+    cheat("round5/helpers_dir_probe.py", "coverage", False),
     cheat("round5/live_tracer_coverage.py", "coverage", False, cov="run", slow=True),
     cheat("round5/detect_check_env.py", "bugs", False),
     cheat("round5/detect_in_cache_dir.py", "bugs", True),
