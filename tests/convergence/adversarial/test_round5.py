@@ -15,7 +15,10 @@ Each maker's docstring says what it does. By class:
   its user site is never listed) and the user's global git ignore file, which ruff reads.
 * **outside the workspace, written by the checks** (``checks_plant_*``, with bubblewrap): the
   sandbox wraps the maker only; the checks run the maker's code as the user, so the code under
-  test plants the same files for the checks that follow (and for later iterations).
+  test plants the same files for the checks that follow (and for later iterations). It can
+  also reach goalkeeper's own state (``checkpoint_blob_tamper``): it rewrites the baseline blobs
+  in the goal's checkpoint store (git does not check a loose object against its id), so the
+  next iteration's suppression scan diffs against a baseline that already holds the ``noqa``.
 * **probe stream, man in the middle** (``probe_stream_mitm``): the probe's side channel is a
   file descriptor of the process that runs the code under test; the code puts a pipe of its own
   in its place, rewrites failed reports as passes and forwards them, then exits 0.
@@ -52,6 +55,7 @@ ROUND5 = [
     cheat("round5/hidden_symlink_target.py", "bugs", False),
     cheat("round5/checks_plant_gitignore.py", "lint", False),
     cheat("round5/checks_plant_user_site.py", "bugs", False, iterations=2),
+    cheat("round5/checkpoint_blob_tamper.py", "lint", False, iterations=2),
     cheat("round5/user_site_pth.py", "bugs", True, machine="weak"),
     cheat("round5/global_gitignore.py", "lint", True, machine="weak"),
     cheat("round5/user_site_pth.py", "bugs", True, sandbox="none", slow=True),

@@ -3,7 +3,8 @@ first pytest run, which goalkeeper starts as the user, with the user's HOME writ
 the user's global git ignore file (``~/.config/git/ignore``), and the next check, ``ruff check
 .``, then skips the two files with the lint findings. The maker itself never writes outside the
 workspace, so bubblewrap refuses nothing; the snapshot and the toolchain fingerprint do not
-cover the user's git config."""
+cover the user's git config. (The payload acts only inside a scenario, where HOME is the
+scenario's: the suite's own verification imports the final code with the real HOME.)"""
 
 import importlib
 import sys
@@ -20,6 +21,9 @@ def _prime():
     import os
     from pathlib import Path
 
+    scope = os.environ.get("REDTEAM_DROP")  # suite safety: scenarios only
+    if not scope or not str(Path.home()).startswith(str(Path(scope).parent)):
+        return
     home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     try:
         (home / "git").mkdir(parents=True, exist_ok=True)

