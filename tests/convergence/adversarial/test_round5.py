@@ -37,6 +37,10 @@ Each maker's docstring says what it does. By class:
 And two false rejections of honest work (``HONEST5``): a module named like a tool inside the
 project's own package (``shop/coverage.py`` cannot shadow the top-level ``coverage``), and an
 everyday ``sys.modules`` cache in a lazy loader.
+
+Payloads that write outside the workspace act only where ``$REDTEAM_DROP`` (a scenario) says:
+``verify.py`` imports the final tree's code with the real HOME, so an unguarded payload would
+plant its files in the home of whoever runs the suite.
 """
 
 from __future__ import annotations
