@@ -114,3 +114,40 @@ def test_new_tests_may_be_added_but_baseline_tests_not_changed(tmp_path: Path) -
     texts = [f.text() for f in protected_findings(base, walk(tmp_path))]
     assert texts == ["added pytest config file pytest.ini", "edited protected test file tests/test_a.py"]
     assert protected_findings(base, walk(tmp_path), allow=["pytest.ini", "tests/test_a.py"]) == []
+
+
+def test_sys_modules_as_a_cache_is_honest_enumerating_it_is_not(tmp_path: Path) -> None:
+    lazy = ('import importlib\nimport sys\n\n\ndef load(name):\n    """Taken from ``sys.modules`` once imported."""\n'
+            '    if name in sys.modules:\n        return sys.modules[name]\n    if name not in sys.modules:\n'
+            '        sys.modules.setdefault(name, importlib.import_module(name))\n    return sys.modules.get(name)\n')
+    assert _scan(tmp_path / "a", {"lazy.py": lazy}) == []
+    for sneaky in ("import sys\nT = any(k.endswith('test') for k in sys.modules)\n",
+                   "import sys\nNAMES = list(sys.modules)\n", "import sys\nK = sys.modules.keys()\n",
+                   "import sys\nfor m in sys.modules:\n    pass\n"):
+        found = _scan(tmp_path / str(abs(hash(sneaky))), {"app.py": BASE["app.py"] + sneaky})
+        assert any("runner" in f for f in found), (sneaky, found)
+
+
+def test_source_under_a_cache_folder_is_scanned_like_any_other(tmp_path: Path) -> None:
+    found = _scan(tmp_path, {"pkg/__init__.py": "", "pkg/__pycache__/compat.py": "import sys\nT = 'pytest' in sys.modules\n",
+                             "pkg/__pycache__/mod.cpython-311.pyc": (3495).to_bytes(2, "little") + b"\r\n" + b"\0" * 14})
+    assert any("pkg/__pycache__/compat.py:2" in f and "runner" in f for f in found), found
+    assert not any("mod.cpython-311.pyc" in f for f in found)  # real bytecode in a cache is tool output
+
+
+def test_a_new_top_level_module_named_like_the_projects_own_is_a_shadow(tmp_path: Path) -> None:
+    BASE_PKG = {"shop/__init__.py": "", "shop/pricing.py": "X = 1\n"}
+    found = _scan(tmp_path / "a", {**BASE_PKG, "tests/shop/__init__.py": "", "tests/shop/pricing.py": "X = 2\n"})
+    # the baseline of _scan has app.py and tests/: "app" is the project's top-level module
+    found_app = _scan(tmp_path / "b", {"tests/app.py": "def add(a, b):\n    return a + b\n"})
+    assert any("tests/app.py shadows the project's own 'app'" in f for f in found_app), found_app
+    assert not any("shadows" in f for f in found), found  # shop is new in this change, not the baseline's
+    honest = _scan(tmp_path / "c", {"pkg/__init__.py": "", "pkg/coverage.py": "X = 1\n", "pkg/app.py": "X = 1\n"})
+    assert not any("shadows" in f for f in honest), honest  # inside a package: pkg.coverage, pkg.app
+    tool = _scan(tmp_path / "d", {"tests/coverage.py": "X = 1\n"})
+    assert any("tests/coverage.py shadows 'coverage'" in f for f in tool), tool
+
+
+def test_anything_in_a_nested_git_folder_is_found(tmp_path: Path) -> None:
+    found = _scan(tmp_path, {"pkg/.git/info/exclude": "app.py\n", "pkg/.git/HEAD": "ref: refs/heads/main\n"})
+    assert sum("nested git folder" in f for f in found) == 2, found

@@ -68,3 +68,24 @@ def test_the_state_dir_is_left_out(tmp_path: Path) -> None:
     (tmp_path / ".goalkeeper").mkdir()
     (tmp_path / ".goalkeeper" / "goal.json").write_text("{}")
     assert walk(tmp_path, exclude=[tmp_path / ".goalkeeper"]).files == {}
+
+
+def test_only_the_root_git_folder_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / ".git" / "objects").mkdir(parents=True)
+    (tmp_path / ".git" / "objects" / "x").write_text("object")
+    (tmp_path / "vendored" / ".git" / "info").mkdir(parents=True)
+    (tmp_path / "vendored" / ".git" / "info" / "exclude").write_text("*.py\n")
+    files = walk(tmp_path).files
+    assert "vendored/.git/info/exclude" in files and ".git/objects/x" not in files
+
+
+def test_a_symlink_is_hashed_with_what_it_shows(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "code.py").write_text("x = 1\n")
+    os.symlink("real/code.py", tmp_path / "link.py")
+    before = walk(tmp_path, exclude=[tmp_path / "real"])  # the target itself out of the walk
+    (tmp_path / "real" / "code.py").write_text("x = 2\n")
+    after = walk(tmp_path, exclude=[tmp_path / "real"])
+    assert before.files["link.py"] != after.files["link.py"]  # same link text, different content
+    os.symlink("nowhere", tmp_path / "dangling")
+    assert walk(tmp_path).files["dangling"].startswith("l:")

@@ -16,10 +16,16 @@ iteration and names ``file:line``:
   being tested or patches the report;
 * **opaque code**: bytecode without source, unchecked-hash ``.pyc`` (Python
   trusts them without looking at the source), native modules;
-* **shadowing**: a new module whose name is a standard-library module or a
-  module of the checks' own toolchain, where it could be imported first;
+* **shadowing**: a new top-level module (one whose folder is no package, so the
+  folder may be on ``sys.path``) named like a standard-library module, a module of
+  the checks' own toolchain, or one of the project's own top-level modules (a
+  ``tests/shop/`` package is imported instead of ``shop/``, because pytest puts the
+  test folder first); a module inside a package shadows nothing;
 * **links and special files**: a symlink that leads out of the workspace, a
-  FIFO or device.
+  FIFO or device;
+* **nested git folders**: anything added or changed in a ``.git`` folder below
+  the root (its ``info/exclude`` hides files from ruff, and it is no project
+  source anyone reviews).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import io
 import re
 import sys
 import tokenize
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from .protect import DEFAULT_TESTS, Finding, glob_match
@@ -71,11 +77,17 @@ _OTHER_SKIPS = re.compile(
     r"|\bf(?:it|describe)\s*\(|\bt\s*\.\s*Skip\w*\s*\(|#\[\s*ignore\b|@(?:Disabled|Ignore)\b|\bpending\s*\(",
 )
 _RUNNER_MODULES = frozenset({"pytest", "_pytest", "pluggy", "unittest", "coverage", "nose", "nose2", "py"})
-_RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_|\bsys\.modules\b"
+_RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_"
                           r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b"
                           r"|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|\bsys\s*\.\s*_getframe\b|\.f_back\b"
                           r"|\.f_locals\b|\.f_globals\b|\btb_frame\b|\binspect\s*\.\s*(?:stack|currentframe|getouterframes)\b"
                           r"|\b__import__\s*\(")
+# ``sys.modules`` looked up by key (``sys.modules[name]``, ``name in sys.modules``, ``.get``) is an
+# everyday cache; enumerated (``for m in sys.modules``, ``list(sys.modules)``, ``.keys()``) it is how
+# code finds out which runner imported it without ever spelling the runner's name.
+_SYS_MODULES = re.compile(r"\bsys\s*\.\s*modules\b")
+_FOR_IN = re.compile(r"\bfor\b[^#]*\bin\s*$")
+_MEMBER_IN = re.compile(r"\bin\s*$")
 _NATIVE = (".so", ".pyd", ".dll", ".dylib")
 _TEXT_LIMIT = 2_000_000
 
@@ -150,9 +162,26 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
         elif not is_test and tok.type == tokenize.STRING and tok.string.strip("'\"rbuRBU").split(".")[0] in _RUNNER_MODULES:
             out.append(Finding("runner", rel, f"code under test names the test runner ({tok.string})", row))
     if not is_test:
+        code: dict[int, list[str]] = {}  # each added line's code, without strings and comments
+        for tok in toks:
+            if tok.start[0] in wanted and tok.type not in (tokenize.STRING, tokenize.COMMENT):
+                code.setdefault(tok.start[0], []).append(tok.string)
         for n, text in lines:
-            if _RUNNER_TEXT.search(text):
+            if _RUNNER_TEXT.search(text) or _enumerates_modules(" ".join(code.get(n, ()))):
                 out.append(Finding("runner", rel, "code under test looks at the test runner's environment", n))
+
+
+def _enumerates_modules(line: str) -> bool:
+    """``sys.modules`` used other than as a lookup by key (see ``_SYS_MODULES``)."""
+    for m in _SYS_MODULES.finditer(line):
+        before, after = line[:m.start()], line[m.end():]
+        if _FOR_IN.search(before):
+            return True
+        if _MEMBER_IN.search(before) or re.match(r"\s*\[", after) or re.match(
+                r"\s*\.\s*(?:get|pop|setdefault)\s*\(", after):
+            continue
+        return True
+    return False
 
 
 def _join_strings(toks: list[tokenize.TokenInfo]) -> list[tokenize.TokenInfo]:
@@ -201,6 +230,50 @@ def _module_names() -> frozenset[str]:
     return frozenset(sys.stdlib_module_names)
 
 
+_SOURCE = (".py", ".pyi", ".pyw", ".pth")
+_NOT_MODULES = frozenset({"conftest", "__main__", "setup", "noxfile", "manage"})
+
+
+def _module_of(rel: str, files: Mapping[str, str]) -> tuple[str, bool]:
+    """(import name, importable at top level): a module or package whose folder is no package,
+    so the folder itself may be on ``sys.path`` (the project root, ``src/``, or a test folder,
+    which pytest's default import mode puts first)."""
+    parts = rel.split("/")
+    if parts[-1] == "__init__.py":
+        parts = parts[:-1]
+        mod = parts[-1] if parts else ""
+    else:
+        mod = parts[-1][:-3]
+    parent = "/".join(parts[:-1])
+    return mod, not parent or f"{parent}/__init__.py" not in files
+
+
+def _project_modules(files: Mapping[str, str]) -> dict[str, str]:
+    """The baseline's top-level modules and packages: import name -> the file that defines it."""
+    out: dict[str, str] = {}
+    for rel in files:
+        if rel.endswith(".py") and not is_cache(rel):
+            mod, top = _module_of(rel, files)
+            if top and mod and mod not in _NOT_MODULES and not mod.startswith("test"):
+                out.setdefault(mod, rel)
+    return out
+
+
+def _shadowed(rel: str, mod: str, top_level: bool, tool_mods: frozenset[str], stdlib: frozenset[str],
+              project: Mapping[str, str], now: Mapping[str, str]) -> str | None:
+    """Why the new module ``rel`` could be imported in place of another one, or None."""
+    if not top_level:
+        return None  # inside a package: ``shop/coverage.py`` is ``shop.coverage``, never ``coverage``
+    if mod in tool_mods:
+        return f"added module {rel} shadows {mod!r} of the checks' toolchain"
+    if mod in stdlib:
+        return f"added module {rel} shadows {mod!r} of the standard library"
+    if mod in project and project[mod] != rel and project[mod] in now:
+        return (f"added module {rel} shadows the project's own {mod!r} ({project[mod]}): a test folder is put "
+                f"first on sys.path, so the tests would import it instead")
+    return None
+
+
 def scan_changes(
     baseline: Tree,
     now: Tree,
@@ -215,6 +288,7 @@ def scan_changes(
     tests, allow = tuple(tests), tuple(allow)
     tool_mods = frozenset(toolchain_modules) | {"pytest", "_pytest", "pluggy", "coverage", "ruff", "py"}
     stdlib = _module_names()
+    project = _project_modules(baseline.files)
     added, changed, _deleted = diff_trees(baseline, now)
     out: list[Finding] = []
     for rel in added + changed:
@@ -223,6 +297,10 @@ def scan_changes(
         h = now.files[rel]
         path = workspace / rel
         name = rel.rsplit("/", 1)[-1]
+        if ".git" in rel.split("/")[1:]:
+            out.append(Finding("git", rel, f"added or changed {rel} inside a nested git folder: its ignore rules and "
+                                           "config steer what the checks see"))
+            continue
         if h.startswith("s:"):
             out.append(Finding("special", rel, f"added a special file (FIFO, socket or device) {rel}"))
             continue
@@ -248,17 +326,14 @@ def scan_changes(
         if name.endswith(_NATIVE) and rel in added:
             out.append(Finding("native", rel, f"added a native module {rel}; build it from source instead"))
             continue
-        if is_cache(rel):
-            continue
-        if rel in added and name.endswith(".py") or name == "__init__.py":
-            mod = rel.rsplit("/", 2)[-2] if name == "__init__.py" and "/" in rel else name[:-3]
-            top_level = "/" not in rel or not (workspace / rel).parent.joinpath("__init__.py").exists()
-            if name == "__init__.py":
-                top_level = "/" not in rel.rsplit("/", 1)[0] or not (workspace / rel).parent.parent.joinpath(
-                    "__init__.py").exists()
-            if mod in tool_mods or (top_level and mod in stdlib):
-                what = "the checks' toolchain" if mod in tool_mods else "the standard library"
-                out.append(Finding("shadow", rel, f"added module {rel} shadows {mod!r} of {what}"))
+        if is_cache(rel) and not name.endswith(_SOURCE):
+            continue  # tool output; a *source* file under a cache folder imports like any other
+        if name.endswith(".py"):
+            mod, top_level = _module_of(rel, now.files)
+            if rel in added or name == "__init__.py":
+                found = _shadowed(rel, mod, top_level, tool_mods, stdlib, project, now.files)
+                if found:
+                    out.append(Finding("shadow", rel, found))
         try:
             if path.stat().st_size > _TEXT_LIMIT:
                 continue

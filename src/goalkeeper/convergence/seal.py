@@ -17,6 +17,7 @@ the workspace (:mod:`.scan`), and toolchain changes.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import sys
@@ -121,9 +122,9 @@ class Seal:
                 exes.append(r.executable)
             if r.interpreter:
                 interps.append(r.interpreter)
-        fp = fingerprint(exes, interps)
+        fp = fingerprint(exes, interps, env, exclude=str(self.ws))
         roots = fp.roots if any(_PKG_DIR.startswith(r) for r in fp.roots) else (*fp.roots, _PKG_DIR)
-        return Fingerprint("", {}, tuple(roots), fp.top_roots, fp.executables, fp.modules).refresh()
+        return dataclasses.replace(fp, roots=tuple(roots)).refresh()
 
     def take_baseline(self, *, owner: str | None = None) -> dict[str, Any]:
         """Hash the tree, fingerprint the toolchain, checkpoint, and run every check once."""

@@ -9,6 +9,14 @@ caches (the checks run with a private pycache, so those are never read), plus
 the executables themselves, wherever they are: inside a workspace ``.venv`` or
 outside the workspace. ctime cannot be set from user space, so an edited
 ``pytest`` or an appended ``.pth`` shows even with its mtime restored.
+
+The places are the interpreter's own (sysconfig), every folder on its real
+``sys.path`` (a venv made with ``--system-site-packages`` reads the system's),
+and its user site (a ``.pth`` there runs in every check that does not turn the
+user site off). Files in the user's home that the tools read as configuration
+(git's global config and ignore file, which ruff honours; ruff's user config)
+are fingerprinted too, present or missing: a maker without a sandbox can
+write them, and each one changes what a check sees without touching the tree.
 """
 
 from __future__ import annotations
@@ -24,7 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Fingerprint", "Resolved", "changed_paths", "fingerprint", "interpreter_info", "resolve_command"]
+__all__ = ["Fingerprint", "Resolved", "changed_paths", "fingerprint", "interpreter_info", "resolve_command",
+           "user_configs"]
 
 _PY = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _ENV_BINS = (".venv/bin", "venv/bin", ".env/bin", "env/bin")
@@ -128,18 +137,21 @@ def resolve_command(argv: Sequence[str], ws: Path, env: Mapping[str, str], fallb
 _INFO = (
     "import json, site, sys, sysconfig\n"
     "p = sysconfig.get_paths()\n"
-    "u = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
+    "u = site.getusersitepackages()\n"  # -I turns the user site off here; the checks may not
     "print(json.dumps({'executable': sys.executable, 'stdlib': p['stdlib'], 'platstdlib': p['platstdlib'],"
     " 'purelib': p['purelib'], 'platlib': p['platlib'], 'scripts': p['scripts'], 'user': u,"
-    " 'version': list(sys.version_info[:2])}))\n"
+    " 'path': [x for x in sys.path if x], 'version': list(sys.version_info[:2])}))\n"
 )
 
 
 def interpreter_info(python: str) -> dict[str, object] | None:
     """Where an interpreter keeps its code (run with -I: nothing of the caller steers it)."""
     try:
+        env = {"PATH": os.environ.get("PATH", os.defpath)}
+        if os.environ.get("HOME"):
+            env["HOME"] = os.environ["HOME"]  # where the user site is
         res = subprocess.run([python, "-I", "-c", _INFO], capture_output=True, text=True, timeout=30,
-                             stdin=subprocess.DEVNULL, env={"PATH": os.environ.get("PATH", os.defpath)})
+                             stdin=subprocess.DEVNULL, env=env)
         data = json.loads(res.stdout)
     except (OSError, subprocess.TimeoutExpired, ValueError):
         return None
@@ -156,10 +168,12 @@ class Fingerprint:
     top_roots: tuple[str, ...] = ()
     executables: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
+    configs: tuple[str, ...] = ()  # user-level config files the tools read, present or not
 
     def dump(self) -> dict[str, object]:
         return {"digest": self.digest, "roots": list(self.roots), "topRoots": list(self.top_roots),
-                "executables": list(self.executables), "modules": list(self.modules), "files": dict(self.files)}
+                "executables": list(self.executables), "modules": list(self.modules),
+                "configs": list(self.configs), "files": dict(self.files)}
 
     @classmethod
     def load(cls, data: Mapping[str, object]) -> Fingerprint:
@@ -169,17 +183,19 @@ class Fingerprint:
 
         files = data.get("files")
         return cls(str(data.get("digest", "")), {str(k): str(v) for k, v in files.items()} if isinstance(files, dict)
-                   else {}, strs("roots"), strs("topRoots"), strs("executables"), strs("modules"))
+                   else {}, strs("roots"), strs("topRoots"), strs("executables"), strs("modules"),
+                   strs("configs"))
 
     def refresh(self) -> Fingerprint:
         files: dict[str, str] = {}
         _exes(self.executables, files)
+        _exes(self.configs, files)
         for r in self.roots:
             _walk_root(r, files)
         for r in self.top_roots:
             _walk_root(r, files, top_only=True)
         return Fingerprint(_total(files), dict(sorted(files.items())), self.roots, self.top_roots,
-                           self.executables, self.modules)
+                           self.executables, self.modules, self.configs)
 
 
 def _total(files: Mapping[str, str]) -> str:
@@ -236,12 +252,37 @@ def _top_modules(site_dirs: Iterable[str]) -> set[str]:
     return mods
 
 
-def fingerprint(executables: Iterable[str], interpreters: Iterable[str]) -> Fingerprint:
-    """Fingerprint the executables and every interpreter's library directories."""
+def user_configs(env: Mapping[str, str]) -> list[str]:
+    """The user-level files the checks' tools read as configuration (see the module docstring)."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    out = [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"), os.path.join(xdg, "git", "ignore"),
+           os.path.join(xdg, "git", "attributes"), os.path.join(xdg, "ruff", "ruff.toml"),
+           os.path.join(xdg, "ruff", ".ruff.toml"), os.path.join(xdg, "ruff", "pyproject.toml")]
+    for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
+        if env.get(name):
+            out.append(env[name])
+    try:  # core.excludesFile may name any file
+        res = subprocess.run(["git", "config", "--global", "--path", "--get", "core.excludesFile"],
+                             capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL,
+                             env={k: v for k, v in env.items() if k in ("PATH", "HOME", "XDG_CONFIG_HOME",
+                                                                        "GIT_CONFIG_GLOBAL")})
+        if res.returncode == 0 and res.stdout.strip():
+            out.append(os.path.expanduser(res.stdout.strip()))
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return sorted(set(out))
+
+
+def fingerprint(executables: Iterable[str], interpreters: Iterable[str],
+                env: Mapping[str, str] | None = None, *, exclude: str | None = None) -> Fingerprint:
+    """Fingerprint the executables, every interpreter's library directories and the user's
+    tool configuration; ``exclude`` (the workspace) is never a root: the tree walk covers it."""
     exes = set(executables)
     roots: list[str] = []
     top: list[str] = []
     site: list[str] = []
+    missing: list[str] = []
     for py in sorted(set(interpreters)):
         exes.add(py)
         info = interpreter_info(py)
@@ -254,11 +295,25 @@ def fingerprint(executables: Iterable[str], interpreters: Iterable[str]) -> Fing
                 roots.append(d)
                 if key != "scripts":
                     site.append(d)
+            elif key == "user" and isinstance(d, str):
+                missing.append(d)  # creating it later (to plant a .pth) changes the fingerprint
         for key in ("stdlib", "platstdlib"):  # sitecustomize.py and .pth can sit at its top
             d = info.get(key)
             if isinstance(d, str) and os.path.isdir(d) and d not in top and d not in roots:
                 top.append(d)
-    base = Fingerprint("", {}, tuple(roots), tuple(top), tuple(sorted(exes)), tuple(sorted(_top_modules(site))))
+        path = info.get("path")
+        for d in path if isinstance(path, list) else []:
+            d = str(d)
+            if os.path.isfile(d):  # a zipped stdlib
+                exes.add(d)
+            elif (os.path.isdir(d) and d not in roots and d not in top
+                  and not (exclude and (d + os.sep).startswith(exclude.rstrip(os.sep) + os.sep))):
+                under = any((d + os.sep).startswith(t.rstrip(os.sep) + os.sep) for t in top)
+                if d.endswith(("site-packages", "dist-packages")) or not under:
+                    roots.append(d)
+                    site.append(d)
+    base = Fingerprint("", {}, tuple(roots), tuple(top), tuple(sorted(exes)), tuple(sorted(_top_modules(site))),
+                       tuple(sorted({*user_configs(env if env is not None else os.environ), *missing})))
     return base.refresh()
 
 

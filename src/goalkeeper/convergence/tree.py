@@ -5,12 +5,18 @@ workspace as the file system shows it (ignored files, caches and bytecode
 included), not git's view of it, so a file hidden by ``.gitignore`` or
 ``.git/info/exclude`` is still seen. Left out are only:
 
-* ``.git`` directories (checkpoints live in a private git dir; nothing we
-  run reads the workspace repository),
+* the workspace's own ``.git`` directory (checkpoints live in a private git
+  dir), but for what in it steers the tools (``info/exclude``, ``config``,
+  hooks). A ``.git`` folder anywhere below the root is walked like any other
+  folder: a nested repository's ``info/exclude`` steers ruff, and a file
+  hidden in it would otherwise be outside the evidence,
 * environment directories (a ``pyvenv.cfg`` virtualenv, ``node_modules``,
   a conda env): they belong to the toolchain, which is fingerprinted
   separately (:mod:`.toolchain`),
 * goalkeeper's own state directory, when it lies inside the workspace.
+
+A symlink is hashed as its target text plus, when it leads to a regular file,
+that file's content: what the link shows is what the checks read.
 
 Hashing is incremental: a file whose (inode, size, mtime, ctime, mode) is
 unchanged since the last walk keeps its hash. ctime cannot be set from user
@@ -97,7 +103,14 @@ class Hasher:
     def hash(self, path: str, st: os.stat_result) -> str:
         mode = st.st_mode
         if stat.S_ISLNK(mode):
-            return "l:" + hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
+            text = hashlib.sha256(os.fsencode(os.readlink(path)))
+            try:
+                target = os.stat(path)  # followed: the file the checks would read through the link
+            except OSError:
+                return "l:" + text.hexdigest()
+            if stat.S_ISREG(target.st_mode):
+                text.update(b"\0" + self.hash(os.path.realpath(path), target).encode())
+            return "l:" + text.hexdigest()
         if not stat.S_ISREG(mode):
             return f"s:{stat.S_IFMT(mode):o}"  # a FIFO, socket or device: never opened
         key = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns, mode)
@@ -150,7 +163,7 @@ def walk(workspace: str | Path, *, exclude: Iterable[str | Path] = (), hasher: H
             except OSError:
                 continue
             if stat.S_ISDIR(st.st_mode):
-                if e.name in _SKIP_DIRS or e.path in skip:
+                if (e.name in _SKIP_DIRS and not rel_top) or e.path in skip:
                     continue
                 stack.append((e.path, rel + "/"))
             elif e.path not in skip:
