@@ -1,0 +1,11 @@
+(define (domain blocks-eq)
+  (:requirements :strips :typing :equality)
+  (:types block)
+  (:constants table - block)
+  (:predicates (on ?x ?y - block) (clear ?x - block))
+  (:action move
+    :parameters (?b ?from ?to - block)
+    :precondition (and (on ?b ?from) (clear ?b) (clear ?to) (not (= ?b ?to))
+                       (not (= ?from ?to)) (not (= ?b table)))
+    :effect (and (on ?b ?to) (not (on ?b ?from)) (clear ?from) (not (clear ?to))
+                 (clear table))))

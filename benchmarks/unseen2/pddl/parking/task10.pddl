@@ -1,0 +1,5 @@
+(define (problem parking-8-12) (:domain parking)
+  (:objects car0 car1 car2 car3 car4 car5 car6 car7 car8 car9 car10 car11 - car
+    curb0 curb1 curb2 curb3 curb4 curb5 curb6 curb7 - curb)
+  (:init (at-curb car6) (at-curb-num car6 curb0) (behind-car car1 car6) (car-clear car1) (curb-clear curb1) (at-curb car3) (at-curb-num car3 curb2) (behind-car car4 car3) (car-clear car4) (at-curb car9) (at-curb-num car9 curb3) (behind-car car7 car9) (car-clear car7) (at-curb car8) (at-curb-num car8 curb4) (behind-car car11 car8) (car-clear car11) (at-curb car0) (at-curb-num car0 curb5) (behind-car car2 car0) (car-clear car2) (at-curb car10) (at-curb-num car10 curb6) (behind-car car5 car10) (car-clear car5) (curb-clear curb7))
+  (:goal (and (at-curb-num car10 curb0) (behind-car car0 car10) (at-curb-num car5 curb1) (behind-car car7 car5) (at-curb-num car8 curb2) (behind-car car11 car8) (at-curb-num car1 curb4) (behind-car car3 car1) (at-curb-num car6 curb5) (behind-car car4 car6) (at-curb-num car9 curb6) (behind-car car2 car9))))

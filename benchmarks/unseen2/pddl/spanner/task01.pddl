@@ -1,0 +1,5 @@
+(define (problem spanner-3-2-2) (:domain spanner)
+  (:objects bob - man spanner0 spanner1 - spanner
+    nut0 nut1 - nut shed loc0 loc1 loc2 gate - location)
+  (:init (at bob shed) (link shed loc0) (link loc0 loc1) (link loc1 loc2) (link loc2 gate) (at spanner0 loc1) (useable spanner0) (at spanner1 loc1) (useable spanner1) (at nut0 gate) (loose nut0) (at nut1 gate) (loose nut1))
+  (:goal (and (tightened nut0) (tightened nut1))))

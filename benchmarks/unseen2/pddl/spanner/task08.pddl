@@ -1,0 +1,5 @@
+(define (problem spanner-12-8-7) (:domain spanner)
+  (:objects bob - man spanner0 spanner1 spanner2 spanner3 spanner4 spanner5 spanner6 spanner7 - spanner
+    nut0 nut1 nut2 nut3 nut4 nut5 nut6 - nut shed loc0 loc1 loc2 loc3 loc4 loc5 loc6 loc7 loc8 loc9 loc10 loc11 gate - location)
+  (:init (at bob shed) (link shed loc0) (link loc0 loc1) (link loc1 loc2) (link loc2 loc3) (link loc3 loc4) (link loc4 loc5) (link loc5 loc6) (link loc6 loc7) (link loc7 loc8) (link loc8 loc9) (link loc9 loc10) (link loc10 loc11) (link loc11 gate) (at spanner0 loc5) (useable spanner0) (at spanner1 loc2) (useable spanner1) (at spanner2 loc6) (useable spanner2) (at spanner3 loc10) (useable spanner3) (at spanner4 loc0) (useable spanner4) (at spanner5 loc1) (useable spanner5) (at spanner6 loc8) (useable spanner6) (at spanner7 loc1) (useable spanner7) (at nut0 gate) (loose nut0) (at nut1 gate) (loose nut1) (at nut2 gate) (loose nut2) (at nut3 gate) (loose nut3) (at nut4 gate) (loose nut4) (at nut5 gate) (loose nut5) (at nut6 gate) (loose nut6))
+  (:goal (and (tightened nut0) (tightened nut1) (tightened nut2) (tightened nut3) (tightened nut4) (tightened nut5) (tightened nut6))))
