@@ -56,3 +56,32 @@ def test_missing_pyperplan_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setitem(sys.modules, "pyperplan.grounding", None)
     with pytest.raises(MissingExtraError, match="bench"):
         load_pddl("d.pddl", "p.pddl")
+
+
+UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "unseen2" / "pddl"
+
+
+@pytest.mark.parametrize(("domain", "named"), [
+    ("switches", ":negative-preconditions"), ("blocks-eq", ":equality"), ("briefcase", ":conditional-effects"),
+    ("keys", ":existential-preconditions"), ("floortile-costs", ":action-costs"),
+])
+def test_a_construct_the_loader_cannot_read_is_a_clear_error_naming_it(domain: str, named: str) -> None:
+    pytest.importorskip("pyperplan")
+    from goalkeeper.errors import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        load_pddl(UNSEEN / domain / "domain.pddl", UNSEEN / domain / "task01.pddl")
+    text = str(err.value)
+    assert named in text and f"{domain}/domain.pddl" in text and "STRIPS with :typing" in text
+
+
+def test_a_construct_without_a_requirements_line_is_named_too(tmp_path: Path) -> None:
+    pytest.importorskip("pyperplan")
+    from goalkeeper.errors import ConfigError
+
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain d) (:predicates (p) (q))\n"
+        " (:action a :parameters () :precondition (or (p) (q)) :effect (q)))\n")
+    (tmp_path / "t.pddl").write_text("(define (problem t) (:domain d) (:init (p)) (:goal (q)))\n")
+    with pytest.raises(ConfigError, match="disjunctive preconditions"):
+        load_pddl(tmp_path / "d.pddl", tmp_path / "t.pddl")

@@ -7,15 +7,39 @@ compiled task (and hence every plan) does not depend on string hash randomisatio
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingExtraError
+from ..errors import ConfigError, MissingExtraError
 from .task import GroundAction, Task
 
 __all__ = ["load_pddl"]
 
 _TRUE = frozenset({1})
+# What the grounder reads: STRIPS with typing (``either`` and constants included).
+_SUPPORTED = frozenset({":strips", ":typing"})
+_REQUIREMENTS = re.compile(r"\(\s*:requirements\b([^)]*)\)", re.I)
+_CONSTRUCTS = tuple((re.compile(rx), what) for rx, what in (
+    (r"\(\s*:functions\b", ":action-costs or numeric fluents"), (r"\(\s*when\b", "conditional effects"),
+    (r"\(\s*forall\b", "universal quantifiers"), (r"\(\s*exists\b", "existential quantifiers"),
+    (r"\(\s*or\b", "disjunctive preconditions"), (r"\(\s*imply\b", "implications"),
+    (r"\(\s*:derived\b", "derived predicates"), (r"\(\s*=\s", "equality"),
+))
+
+
+def _unsupported(domain_path: str | Path) -> str | None:
+    """The first construct of the domain the STRIPS grounder cannot read, named for the user."""
+    try:
+        text = Path(domain_path).read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return None
+    text = re.sub(r";[^\n]*", "", text)  # comments
+    m = _REQUIREMENTS.search(text)
+    extra = sorted(set(m.group(1).split()) - _SUPPORTED) if m else []
+    if extra:
+        return f"requirements {' '.join(extra)}"
+    return next((what for rx, what in _CONSTRUCTS if rx.search(text)), None)
 
 
 def _ground(domain_path: str | Path, problem_path: str | Path) -> Any:
@@ -24,10 +48,21 @@ def _ground(domain_path: str | Path, problem_path: str | Path) -> Any:
         from pyperplan.pddl.parser import Parser  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:  # pragma: no cover - depends on the environment
         raise MissingExtraError("pyperplan", "bench") from None
-    parser = Parser(str(domain_path), str(problem_path))
-    domain = parser.parse_domain()
-    problem = parser.parse_problem(domain)
-    return ground(problem)
+    try:
+        parser = Parser(str(domain_path), str(problem_path))
+        domain = parser.parse_domain()
+        problem = parser.parse_problem(domain)
+        return ground(problem)
+    except (OSError, MemoryError):
+        raise
+    except Exception as e:  # pyperplan's own parse and semantic errors name neither file nor fix
+        what = _unsupported(domain_path)
+        why = f"it uses {what}, which" if what else "it"
+        raise ConfigError(
+            f"{domain_path} / {problem_path}: cannot load this PDDL task: {why} goalkeeper's PDDL loader does "
+            f"not read (STRIPS with :typing only; the grounder said: {type(e).__name__}: {e}). Compile the "
+            "construct away first (e.g. Fast Downward's translator), or write the task as a goalkeeper spec"
+        ) from None
 
 
 def load_pddl(domain_path: str | Path, problem_path: str | Path) -> tuple[Task, int]:
