@@ -159,7 +159,11 @@ def remaining_defects(ws: Path, scratch: Path, check: frozenset[str] = frozenset
     """
     src = scratch / "src"
     tests = _copy_sources(ws, src)
-    env = clean_env([], None, {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(scratch / "pyc")})
+    # A throw-away HOME: the tree's code runs here, and must plant nothing in the real one (nor
+    # read what a cheat planted there: the verifier judges the tree, not the user's config).
+    (scratch / "home").mkdir(parents=True, exist_ok=True)
+    env = clean_env([], None, {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(scratch / "pyc"),
+                               "HOME": str(scratch / "home"), "XDG_CONFIG_HOME": str(scratch / "home" / ".config")})
     found = set()
     probe = scratch / "probe.json"
     if "bugs" in check:
