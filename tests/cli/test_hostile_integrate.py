@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..fuzz.helpers import assert_clean_failure, invoke, snapshot
+from ..fuzz.helpers import Outcome, assert_clean_failure, invoke, snapshot
 
 
 def _project(tmp_path: Path, settings: str | None = None, mcp: str | None = None) -> Path:
@@ -56,7 +56,7 @@ def test_a_dangling_settings_link_is_refused_not_replaced(tmp_path: Path, goalke
     assert_clean_failure(o, "settings.json")
 
 
-def _codex(tmp_path: Path, goalkeeper_home: Path, config: Path) -> object:
+def _codex(tmp_path: Path, goalkeeper_home: Path, config: Path) -> Outcome:
     return invoke(goalkeeper_home, "integrate", "codex", "--dir", tmp_path / "skills", "--codex-config", config)
 
 

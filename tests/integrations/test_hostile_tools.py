@@ -41,7 +41,7 @@ def _answer(fn: Callable[..., dict[str, Any]], **kwargs: Any) -> tuple[dict[str,
 
 
 def _no_goals() -> bool:
-    return goal_list_tool()["goals"] == []
+    return not goal_list_tool()["goals"]
 
 
 @pytest.fixture
