@@ -7,12 +7,15 @@ each file holds at most the last :data:`LOG_BYTES` of the output. Read by
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+from ..errors import StoreError
 from ..store import goals as gstore
 from ..store.atomic import write_text_atomic
+from ..store.safe import read_tail
 
 __all__ = ["LOG_BYTES", "log_dir", "read_logs", "write_log"]
 
@@ -36,16 +39,16 @@ def write_log(goal_id: str, iteration: int, phase: str, text: str, root: Path | 
 def read_logs(goal_id: str, iteration: int | None = None, root: Path | None = None) -> list[dict[str, Any]]:
     """``[{iteration, phase, index, text}]`` in order; ``iteration`` picks one."""
     d = log_dir(goal_id, root)
-    if not d.is_dir():
-        return []
+    if os.path.islink(d) or not d.is_dir():
+        return []  # a linked folder is no log of ours (writes refuse it too)
     out = []
     for p in sorted(d.iterdir()):
         m = _NAME.match(p.name)
         if not m or (iteration is not None and int(m.group(1)) != iteration):
             continue
-        try:
-            text = p.read_text(encoding="utf-8", errors="replace")[-LOG_BYTES * 2:]
-        except OSError:
+        try:  # the tail only, no link followed, a FIFO never waited on
+            text = read_tail(p, limit=LOG_BYTES * 2, root=root).decode("utf-8", "replace")
+        except (OSError, StoreError):
             continue
         out.append({"iteration": int(m.group(1)), "phase": m.group(2),
                     "index": int(m.group(3)) if m.group(3) else None, "text": text})

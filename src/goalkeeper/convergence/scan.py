@@ -292,9 +292,10 @@ def scan_changes(
     added, changed, _deleted = diff_trees(baseline, now)
     out: list[Finding] = []
     for rel in added + changed:
-        if glob_match(rel, allow):
-            continue
         h = now.files[rel]
+        allowed = glob_match(rel, allow)
+        if allowed and h.startswith(("f:", "x:")):
+            continue  # --allow-edit lets the content change; a link, FIFO or device in its place is no edit
         path = workspace / rel
         name = rel.rsplit("/", 1)[-1]
         if ".git" in rel.split("/")[1:]:

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import ConfigError, CorruptStateError
 from ..proc import Runner, run_argv, split_command
 from ..store.atomic import read_json, write_json_atomic
+from ..store.safe import read_bounded
 from .checkpoints import Checkpoint, CheckpointStore
 from .conditions import SealedRun, run_sealed
 from .goal import Goal
@@ -39,6 +40,11 @@ from .tree import Hasher, Tree, walk
 __all__ = ["Seal"]
 
 _PKG_DIR = str(Path(__file__).resolve().parent.parent)  # goalkeeper itself runs the checks
+_CONFIG_LIMIT = 4 << 20  # a pyproject.toml / setup.cfg / tox.ini larger than this is no config
+
+
+def _unreadable(problem: str) -> Exception:
+    return ConfigError(problem)
 
 
 class Seal:
@@ -227,12 +233,18 @@ class Seal:
                 continue
             if rel.rsplit("/", 1)[-1] not in ("pyproject.toml", "setup.cfg", "tox.ini"):
                 continue
+            now = tree.files.get(rel)
+            if now is not None and not now.startswith(("f:", "x:")):
+                continue  # a link, FIFO or device in its place: a finding of its own, never opened here
             old_b = read(rel)
             old = old_b.decode("utf-8", "replace") if old_b is not None else None
-            try:
-                new = (self.ws / rel).read_text(encoding="utf-8", errors="replace") if rel in tree.files else None
-            except OSError:
-                new = None
+            new = None
+            if now is not None:
+                try:  # regular, bounded, no link followed: the maker chose what is there
+                    new = read_bounded(self.ws / rel, limit=_CONFIG_LIMIT, root=self.ws,
+                                       refuse=_unreadable).decode("utf-8", "replace")
+                except (OSError, ConfigError, CorruptStateError):
+                    new = None
             changed = check_sections_changed(rel, old, new)
             if changed:
                 out.append(Finding("protected", rel, f"changed {', '.join(changed[:4])} in {rel}: --allow-edit lets "
