@@ -57,6 +57,7 @@ from ..store.ids import check_id
 from ..store.safe import remove_file
 from . import ledger
 from .goal import Budget, Escalation, Goal, StoppingCondition, check_rules, parse_duration
+from .lifecycle import refuse_secret_env
 from .persist import audited_goal, commit_goal, load_goal
 
 __all__ = [
@@ -185,6 +186,7 @@ def apply_edit(goal: Goal, e: GoalEdit) -> Goal:
     if e.oracle_options:
         data["oracle"]["options"] = {**data["oracle"]["options"], **e.oracle_options}
     env = {k: v for k, v in data["conditionEnv"].items() if k not in e.drop_check_env}
+    refuse_secret_env(e.check_env)
     env.update(e.check_env)
     data["conditionEnv"] = env
     if e.budget:

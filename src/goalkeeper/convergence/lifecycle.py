@@ -8,6 +8,7 @@ at its next phase boundary.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,18 @@ def checkpoint_ref(goal_id: str, n: int) -> str:
     return f"refs/goalkeeper/{goal_id}/{n}"
 
 
+def refuse_secret_env(env: Mapping[str, str]) -> None:
+    """A credential given as a check variable would be kept in the goal file and its log: refused."""
+    from ..store.redact import secret_names
+
+    found = secret_names(env)
+    if found:
+        raise ConfigError(
+            f"--check-env {found[0]}=...: a credential would be stored with the goal, in plain text in its "
+            f"state files; export {found[0]} in the environment you run goalkeeper in instead (the checks "
+            "inherit it, and its value is masked in every file goalkeeper writes)")
+
+
 def create_goal(
     objective: str,
     conditions: list[StoppingCondition],
@@ -102,6 +115,7 @@ def create_goal(
     ws = Path(workspace or os.getcwd()).resolve()
     if not ws.is_dir():
         raise ConfigError(f"workspace {ws} is not a directory")
+    refuse_secret_env(condition_env or {})
     ts = now_iso()
     goal = Goal(
         goal_id=new_id("goal"),

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MASK", "redact", "redact_obj", "secret_values"]
+__all__ = ["MASK", "is_secret_name", "redact", "redact_obj", "secret_names", "secret_values"]
 
 MASK = "[redacted]"
 _NAMES = re.compile(r"KEY|TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE", re.I)
@@ -32,6 +32,21 @@ _SHAPES = re.compile(
     r"|(?i:(?<=authorization: )(?:bearer|basic|token) [^\s\"',;]{8,})"
     r"|(?i:(?<=x-api-key: )[^\s\"',;]{8,})"
 )
+
+
+def is_secret_name(name: str) -> bool:
+    """A variable whose value is masked wherever goalkeeper writes (``*TOKEN*``, ``*KEY*`` ...)."""
+    return bool(_NAMES.search(name)) and name not in _NOT_SECRET
+
+
+def secret_names(env: Mapping[str, str]) -> list[str]:
+    """The credential-like names in ``env`` that carry a value worth masking (see the module docstring).
+
+    Such a value given *to* goalkeeper (``--check-env MY_TOKEN=...``) would have to be stored
+    with the goal, in the state home, so callers refuse it: export it instead, and the checks
+    inherit it from the environment, masked in every file.
+    """
+    return sorted(k for k, v in env.items() if is_secret_name(k) and len(v) >= 8)
 
 
 def secret_values(env: Mapping[str, str] | None = None) -> list[str]:
