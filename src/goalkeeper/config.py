@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,8 +95,30 @@ class GoalDefaults(BaseModel):
     @field_validator("max_dollars")
     @classmethod
     def _dollars(cls, v: float | str | None) -> float | str | None:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError("must be a finite number of dollars, or \"none\"")
         if isinstance(v, float) and v < 0:
             raise ValueError("must be 0 or more, or \"none\"")
+        return v
+
+    @field_validator("maker")
+    @classmethod
+    def _command(cls, v: str | list[str] | None) -> str | list[str] | None:
+        if isinstance(v, str):
+            try:
+                shlex.split(v)
+            except ValueError as e:
+                raise ValueError(f"cannot split {v!r} into words ({e}); close the quote, or write an argv list") from None
+        return v
+
+    @field_validator("check_env")
+    @classmethod
+    def _env(cls, v: dict[str, str] | None) -> dict[str, str] | None:
+        for k, x in (v or {}).items():
+            if not k or "=" in k or "\0" in k:
+                raise ValueError(f"{k!r} is no variable name a process can have (empty, or with = or NUL)")
+            if "\0" in x:
+                raise ValueError(f"the value of {k} holds a NUL byte, which no environment can carry")
         return v
 
     @field_validator("max_duration", "maker_timeout")
@@ -102,8 +126,8 @@ class GoalDefaults(BaseModel):
     def _duration(cls, v: str | float | None) -> str | float | None:
         if isinstance(v, str) and v.lower() not in ("none", "unlimited") and not _DURATION.match(v):
             raise ValueError(f"cannot read duration {v!r}; write it like '2h', '30m', '90s' or 45")
-        if isinstance(v, int | float) and v <= 0:
-            raise ValueError("a duration must be positive")
+        if isinstance(v, int | float) and (v <= 0 or not math.isfinite(v)):
+            raise ValueError("a duration must be positive and finite")
         return v
 
     def set_keys(self) -> dict[str, Any]:
@@ -161,6 +185,9 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str] | None:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}; fix the file (https://toml.io)") from None
+    except RecursionError:  # tomllib nests by recursion: a few thousand brackets
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to read; no goalkeeper setting nests "
+                          "more than two levels") from None
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -14,11 +14,11 @@ import pytest
 from ..fuzz.helpers import assert_clean_failure, invoke
 
 
-def _strict(text: str) -> None:
+def _strict(text: str, lines: bool) -> None:
     def refuse(token: str) -> None:
         raise ValueError(f"{token} is not JSON")
 
-    for line in text.splitlines() or [text]:
+    for line in (text.splitlines() if lines else [text]):
         if line.strip():
             json.loads(line, parse_constant=refuse)
 
@@ -26,7 +26,7 @@ def _strict(text: str) -> None:
 def _state_is_json(home: Path) -> None:
     for p in sorted((home / "goals").glob("goal-*")):
         if p.suffix in (".json", ".jsonl"):
-            _strict(p.read_text())
+            _strict(p.read_text(), lines=p.suffix == ".jsonl")  # a goal file is one (indented) document
 
 
 @pytest.fixture

@@ -89,7 +89,7 @@ def test_budget_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MEMORY_ENV, "512")
     assert SearchLimits().max_memory_mb == 512.0
     monkeypatch.setenv(MEMORY_ENV, "lots")
-    with pytest.raises(PlanningError, match=f"{MEMORY_ENV}='lots' is not a number"):
+    with pytest.raises(PlanningError, match=f"{MEMORY_ENV}='lots' is not a positive number"):
         SearchLimits()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import os
 import re
 import sys
@@ -162,3 +163,10 @@ def resolve(kind: IdKind, text: str, *, local: bool = True) -> str:
         if local:
             raise
         return check_id(kind, text)
+
+
+def percent(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A click callback: a finite percent from 0 to 100 (``nan`` would never compare true)."""
+    if value is not None and not (math.isfinite(value) and 0 <= value <= 100):
+        raise click.BadParameter(f"{value} is not a percent from 0 to 100", ctx=ctx, param=param)
+    return value

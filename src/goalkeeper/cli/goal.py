@@ -6,6 +6,7 @@ Exit codes of ``goal run``/``goal resume``: 0 converged, 1 error or abandoned,
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import sys
@@ -45,6 +46,7 @@ from ._common import (
     err_console,
     handle_errors,
     out_console,
+    percent,
     resolve,
 )
 from ._common import esc as _esc
@@ -55,13 +57,16 @@ from ._live import event_lines, goal_status, status_line
 __all__ = ["command"]
 
 
-def _limit(value: str | None, cast: type[float] | type[int]) -> float | int | None:
+def _limit(value: str | None, cast: type[float] | type[int], flag: str | None = None) -> float | int | None:
     if value is None or value.lower() in ("none", "unlimited"):
         return None
     try:
-        return cast(value)
+        n = cast(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a number (or 'none' for unlimited)") from None
+        raise click.BadParameter(f"{value!r} is not a number (or 'none' for unlimited)", param_hint=flag) from None
+    if not math.isfinite(n):  # inf/nan would reach the goal file as Infinity/NaN, which is not JSON
+        raise click.BadParameter(f"{value!r} is not a finite number; write 'none' for unlimited", param_hint=flag)
+    return n
 
 
 @click.group("goal")
@@ -76,7 +81,7 @@ def command() -> None:
                    "the workspace (pytest, npm test, cargo test, ruff ...) and marked inferred in the goal.")
 @click.option("--type", "types", multiple=True, type=click.Choice(CONDITION_TYPES),
               help="Type of the matching --until (in order); inferred when left out.")
-@click.option("--threshold", type=float, help="Percent for coverage_threshold conditions.")
+@click.option("--threshold", type=float, callback=percent, help="Percent for coverage_threshold conditions.")
 @click.option("--maker", "maker", metavar="ARGV", help="Maker command, split into argv; "
               "{objective}/{hint} may be whole arguments.")
 @click.option("--maker-type", default="command", show_default=True,
@@ -136,9 +141,9 @@ def new_cmd(objective: str, until: tuple[str, ...], types: tuple[str, ...], thre
 
     _check_names(maker_type, oracle_model)
     budget = Budget(
-        max_iterations=_limit(max_iterations, int),
+        max_iterations=_limit(max_iterations, int, "--max-iterations"),
         max_duration=None if max_duration.lower() in ("none", "unlimited") else max_duration,
-        max_dollars=_limit(max_dollars, float),
+        max_dollars=_limit(max_dollars, float, "--max-dollars"),
     )
     guards = Guards(protected_paths=list(protect), test_paths=[] if no_default_protect else list(DEFAULT_TESTS),
                     allow_edit=list(allow_edit), check_outputs=list(check_outputs),

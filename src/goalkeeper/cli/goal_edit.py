@@ -9,7 +9,7 @@ import click
 from ..convergence import conditions_from_commands, load_goal
 from ..convergence.edit import GoalEdit, copy_as_new, edit_goal
 from ..convergence.goal import CONDITION_TYPES
-from ._common import echo_json, handle_errors, out_console, resolve
+from ._common import echo_json, handle_errors, out_console, percent, resolve
 from ._common import esc as _esc
 from ._help import PROTECTED_HELP
 from .goal import _kv, _limit, _maker_options, _options, _split_maker
@@ -47,7 +47,7 @@ def _short(v: Any) -> str:
 @click.option("--until", multiple=True, metavar="CMD", help="Add a stopping condition (before the baseline).")
 @click.option("--type", "types", multiple=True, type=click.Choice(CONDITION_TYPES),
               help="Type of the matching --until (in order); inferred when left out.")
-@click.option("--threshold", type=float, help="Percent for a coverage_threshold --until.")
+@click.option("--threshold", type=float, callback=percent, help="Percent for a coverage_threshold --until.")
 @click.option("--drop-until", "drop_until", multiple=True, metavar="CMD|N",
               help="Remove a stopping condition by its command or its number (before the baseline).")
 @click.option("--objective", default=None, help="A new objective (with --as-new).")
@@ -85,9 +85,9 @@ def edit_cmd(goal_id: str, protect: tuple[str, ...], unprotect: tuple[str, ...],
     current = load_goal(goal_id)  # option values are typed for its maker and oracle (edit_goal re-reads it locked)
     budget: dict[str, Any] = {}
     if max_iterations is not None:
-        budget["max_iterations"] = _limit(max_iterations, int)
+        budget["max_iterations"] = _limit(max_iterations, int, "--max-iterations")
     if max_dollars is not None:
-        budget["max_dollars"] = _limit(max_dollars, float)
+        budget["max_dollars"] = _limit(max_dollars, float, "--max-dollars")
     if max_duration is not None:
         budget["max_duration"] = None if max_duration.lower() in ("none", "unlimited") else max_duration
     e = GoalEdit(

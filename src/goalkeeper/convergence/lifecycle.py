@@ -115,6 +115,9 @@ def create_goal(
     ws = Path(workspace or os.getcwd()).resolve()
     if not ws.is_dir():
         raise ConfigError(f"workspace {ws} is not a directory")
+    if ws == Path(ws.anchor) or ws.parts[1:2] in (("proc",), ("sys",), ("dev",)):
+        raise ConfigError(f"workspace {ws} is no project folder (the whole disk, or a kernel file system): every "
+                          "file in it would be hashed and checkpointed; give the project's own folder")
     refuse_secret_env(condition_env or {})
     ts = now_iso()
     goal = Goal(

@@ -122,9 +122,12 @@ class Hasher:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as e:
             return f"e:{e.errno}"
-        with os.fdopen(fd, "rb") as f:
-            while chunk := f.read(1 << 20):
-                h.update(chunk)
+        try:
+            with os.fdopen(fd, "rb") as f:
+                while chunk := f.read(1 << 20):
+                    h.update(chunk)
+        except OSError as e:  # opened but unreadable (EIO, EISDIR...): part of the evidence as such
+            return f"e:{e.errno}"
         value = ("x:" if mode & 0o111 else "f:") + h.hexdigest()
         self._cache[path] = (key, value)
         return value

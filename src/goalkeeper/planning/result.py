@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -36,13 +37,15 @@ def default_memory_mb() -> float | None:
     try:
         mb = float(raw)
     except ValueError:
+        mb = math.nan
+    if not (math.isfinite(mb) and mb > 0):  # nan, inf or a negative would quietly turn the guard off
         from ..errors import PlanningError
 
         raise PlanningError(
-            f"{MEMORY_ENV}={raw!r} is not a number of megabytes; set it to e.g. 4096, "
+            f"{MEMORY_ENV}={raw!r} is not a positive number of megabytes; set it to e.g. 4096, "
             "or to 'none' for no memory budget"
         ) from None
-    return mb if mb > 0 else None
+    return mb
 
 
 @dataclass(frozen=True, slots=True)
