@@ -16,7 +16,8 @@ and, where it knows the tool, instruments it:
 
 Every check runs with a private pycache (planted bytecode is never read),
 no bytecode writes, private tool caches, and none of the caller's
-``PYTHON*``/``PYTEST_*``/``COVERAGE_*`` variables. Static tools (ruff, mypy,
+``PYTHON*``/``PYTEST_*``/``COVERAGE_*`` variables; each step gets folders of
+its own and, with bubblewrap, runs in a box (:mod:`.checkbox`). Static tools (ruff, mypy,
 flake8) never execute the code under test, so with their config and
 toolchain sealed, their verdict is sound; test runners execute it, which is
 why their results come from the probe. A condition goalkeeper cannot
