@@ -99,3 +99,61 @@ def test_a_planted_symlink_never_redirects_a_restore(tmp_path: Path, store: Chec
     store.restore(ws, cp, walk(ws))
     assert (ws / "pkg").is_dir() and not (ws / "pkg").is_symlink()
     assert (ws / "pkg" / "mod.py").read_text() == "good\n" and list(outside.iterdir()) == []
+
+
+def _rewrite_loose(store: CheckpointStore, oid: str, kind: bytes, data: bytes) -> None:
+    """What a process with write access to the store can do: refile other bytes under an id."""
+    import zlib
+
+    path = store.gitdir / "objects" / oid[:2] / oid[2:]
+    os.chmod(path, 0o644)
+    path.write_bytes(zlib.compress(kind + b" %d\0" % len(data) + data))
+
+
+def test_a_rewritten_blob_is_refused_when_read(make_repo: Callable[..., Path], store: CheckpointStore) -> None:
+    from goalkeeper.errors import IntegrityError
+
+    ws = make_repo({"a.py": "import os\n", "b.py": "ok\n"})
+    cp = store.commit(ws, walk(ws), "base")
+    sha = store.entries(cp)["a.py"][1]
+    assert store.read_blobs([sha]) == {sha: b"import os\n"}
+    _rewrite_loose(store, sha, b"blob", b"import os  # noqa: F401\n")
+    assert subprocess.run(["git", "--git-dir", str(store.gitdir), "cat-file", "-p", sha], capture_output=True,
+                          check=True).stdout == b"import os  # noqa: F401\n"  # git itself hands it back
+    with pytest.raises(IntegrityError, match="does not match its id"):
+        store.read_blobs([sha])
+    with pytest.raises(IntegrityError):
+        store.read_file(cp, "a.py")
+    (ws / "a.py").write_text("changed\n")
+    with pytest.raises(IntegrityError):
+        store.restore(ws, cp, walk(ws))
+    assert (ws / "a.py").read_text() == "changed\n"  # nothing was written from the forged store
+
+
+def test_a_rewritten_tree_is_refused(make_repo: Callable[..., Path], store: CheckpointStore) -> None:
+    from goalkeeper.errors import IntegrityError
+
+    ws = make_repo({"a.py": "import os\n", "d/b.py": "ok\n"})
+    cp = store.commit(ws, walk(ws), "base")
+    assert {"a.py", "d/b.py"} <= set(store.entries(cp))
+    forged = store._git(["hash-object", "-w", "--stdin"], stdin=b"import os  # noqa\n").decode().strip()
+    raw = store._git(["cat-file", "tree", cp.tree])
+    _rewrite_loose(store, cp.tree, b"tree", raw.replace(bytes.fromhex(store.entries(cp)["a.py"][1]),
+                                                         bytes.fromhex(forged)))
+    with pytest.raises((IntegrityError, ConfigError)):  # git's own peeling notices a forged tree too
+        store.entries(cp)
+    with pytest.raises(IntegrityError, match=f"tree {cp.tree} does not match"):
+        store._objects([cp.tree], "tree")
+
+
+def test_a_diff_does_not_show_a_rewritten_blob(make_repo: Callable[..., Path], store: CheckpointStore) -> None:
+    from goalkeeper.errors import IntegrityError
+
+    ws = make_repo({"a.py": "one\n"})
+    a = store.commit(ws, walk(ws), "a")
+    (ws / "a.py").write_text("two\n")
+    b = store.commit(ws, walk(ws), "b", parent=a.commit)
+    assert "+two" in store.diff(a, b)
+    _rewrite_loose(store, store.entries(a)["a.py"][1], b"blob", b"two\n")
+    with pytest.raises(IntegrityError):
+        store.diff(a, b)

@@ -21,14 +21,14 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigError, NotFoundError
+from ..errors import ConfigError, IntegrityError, NotFoundError
 from .tree import Tree, is_cache
 
-__all__ = ["Checkpoint", "CheckpointStore", "is_credential"]
+__all__ = ["Checkpoint", "CheckpointStore", "object_id", "is_credential"]
 
 _GIT_ID = {
     "GIT_AUTHOR_NAME": "goalkeeper", "GIT_AUTHOR_EMAIL": "goalkeeper@localhost",
@@ -167,31 +167,54 @@ class CheckpointStore:
             raise ConfigError(f"checkpoint {cp.commit[:12]} does not hold its recorded tree; refusing to use it")
 
     def entries(self, cp: Checkpoint) -> dict[str, tuple[str, str]]:
-        """path -> (mode, blob) of a verified checkpoint."""
+        """path -> (mode, blob) of a verified checkpoint (every tree object checked against its id)."""
         self.verify(cp)
-        out = self._git(["ls-tree", "-r", "-z", "--full-tree", cp.tree])
-        found = {}
-        for item in out.split(b"\0"):
-            if not item:
-                continue
-            meta, path = item.split(b"\t", 1)
-            mode, _kind, sha = meta.decode().split()
-            found[_from_store(path.decode(errors="surrogateescape"))] = (mode, sha)
+        found: dict[str, tuple[str, str]] = {}
+        todo = [(b"", cp.tree)]
+        while todo:
+            trees = self._objects((t for _, t in todo), "tree")
+            deeper = []
+            for prefix, tid in todo:
+                for mode, name, sha in _tree_items(trees[tid], len(tid) // 2):
+                    if mode == "40000":
+                        deeper.append((prefix + name + b"/", sha))
+                    else:
+                        found[_from_store((prefix + name).decode(errors="surrogateescape"))] = (mode, sha)
+            todo = deeper
         return found
 
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
-        wanted = sorted(set(shas))
+        """The content of each blob, verified against its id (see :meth:`_objects`)."""
+        return self._objects(shas, "blob")
+
+    def _objects(self, ids: Iterable[str], kind: str) -> dict[str, bytes]:
+        """Raw content of objects of one kind, each verified against its id.
+
+        git returns a loose object's bytes without checking them against the id they are filed
+        under, so a store that something rewrote would hand back whatever was written there; we
+        recompute each id (sha1, or sha256 in a sha256 repository) and refuse a mismatch.
+        """
+        wanted = sorted(set(ids))
         if not wanted:
             return {}
         out = self._git(["cat-file", "--batch"], stdin="".join(s + "\n" for s in wanted).encode())
-        blobs, pos = {}, 0
-        for sha in wanted:
+        found, pos = {}, 0
+        for oid in wanted:
             nl = out.index(b"\n", pos)
             header = out[pos:nl].split()
+            if len(header) != 3 or header[1] != kind.encode():
+                what = b" ".join(header[1:]).decode(errors="replace") or "nothing"
+                raise IntegrityError(f"{self.gitdir}: object {oid} is {what}, not a {kind}; the checkpoint store "
+                                     "is corrupt or was tampered with, so goalkeeper will not use it")
             size = int(header[2])
-            blobs[sha] = out[nl + 1:nl + 1 + size]
+            data = out[nl + 1:nl + 1 + size]
+            if object_id(kind, data, len(oid)) != oid:
+                raise IntegrityError(f"{self.gitdir}: the content stored as {kind} {oid} does not match its id; the "
+                                     "checkpoint store is corrupt or was tampered with, so goalkeeper will not use "
+                                     "it (start the goal over with `goalkeeper goal new`)")
+            found[oid] = data
             pos = nl + 1 + size + 1
-        return blobs
+        return found
 
     def read_file(self, cp: Checkpoint, rel: str) -> bytes | None:
         entry = self.entries(cp).get(rel)
@@ -246,10 +269,12 @@ class CheckpointStore:
 
     def diff(self, a: Checkpoint, b: Checkpoint, paths: Iterable[str] = ()) -> str:
         """A unified diff between two checkpoints (no external diff, no textconv)."""
-        self.verify(a)
-        self.verify(b)
-        args = ["diff-tree", "-p", "-r", "--no-ext-diff", "--no-textconv", "--no-color", a.tree, b.tree]
+        # git reads the blobs itself: those that differ are verified first (entries() checks the trees)
+        ea, eb = self.entries(a), self.entries(b)
         plist = list(paths)
+        changed = [r for r in set(ea) | set(eb) if ea.get(r) != eb.get(r) and (not plist or _under(r, plist))]
+        self.read_blobs(e[1] for r in changed for e in (ea.get(r), eb.get(r)) if e and e[0] != "160000")
+        args = ["diff-tree", "-p", "-r", "--no-ext-diff", "--no-textconv", "--no-color", a.tree, b.tree]
         if plist:
             args += ["--", *plist]
         return self._git(args).decode(errors="replace")
@@ -270,6 +295,26 @@ class CheckpointStore:
 
     def content_sha256(self, data: bytes) -> str:
         return hashlib.sha256(data).hexdigest()
+
+
+def object_id(kind: str, data: bytes, length: int = 40) -> str:
+    """git's id of an object: sha1 (40 hex digits) or, in a sha256 repository, sha256."""
+    algo = hashlib.sha256 if length == 64 else hashlib.sha1
+    return algo(kind.encode() + b" %d\0" % len(data) + data).hexdigest()
+
+
+def _under(rel: str, paths: Iterable[str]) -> bool:
+    return any(rel == p.rstrip("/") or rel.startswith(p.rstrip("/") + "/") for p in paths)
+
+
+def _tree_items(raw: bytes, idlen: int) -> Iterator[tuple[str, bytes, str]]:
+    """(mode, name, id) of each entry of a raw tree object (``MODE NAME\\0`` then the binary id)."""
+    pos = 0
+    while pos < len(raw):
+        sp = raw.index(b" ", pos)
+        nul = raw.index(b"\0", sp)
+        yield raw[pos:sp].decode(), raw[sp + 1:nul], raw[nul + 1:nul + 1 + idlen].hex()
+        pos = nul + 1 + idlen
 
 
 def _real_parents(ws: Path, rel: str) -> None:

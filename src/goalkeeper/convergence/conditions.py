@@ -7,6 +7,7 @@ a maker cannot claim success: exit codes count, and so do test summaries
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -18,18 +19,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..proc import ProcResult, Runner, run_argv, split_command
+from ..proc import ProcResult, Runner, policy, run_argv, split_command
+from .checkbox import Box, Step, lock, new_step, step_policy, unexpected
 from .goal import ConditionResult, StoppingCondition, parse_duration
 from .sealed import (
     Outcomes,
     collect,
     coverage_total,
+    helper_bytes,
+    install_helpers,
     prepare,
     read_probe,
     sealed_env,
     tests_verdict,
 )
-from .toolchain import resolve_command
+from .toolchain import Resolved, resolve_command
 
 __all__ = [
     "CHECKERS",
@@ -275,21 +279,68 @@ def run_condition(
     return check_condition(cond, res)
 
 
-def _paths_file(path: Path, workspace: Path, rels: Sequence[str]) -> str:
-    path.write_text(json.dumps([str(workspace / r) for r in rels]), encoding="utf-8")
-    return str(path)
+@dataclass(frozen=True, slots=True)
+class _Steps:
+    """Makes the folders of each step and runs it in the goal's box (see :mod:`.checkbox`)."""
+
+    root: Path
+    box: Box
+    workspace: Path
+    runner: Runner
+    owner: str | None
+    base_env: Mapping[str, str]
+    extra_env: Mapping[str, str] | None
+    tampered: list[str] = field(default_factory=list)
+    inputs: dict[Path, dict[str, bytes]] = field(default_factory=dict)
+    expected: dict[Path, dict[str, bytes]] = field(default_factory=dict)
+
+    def new(self, label: str) -> tuple[Step, dict[str, str]]:
+        """A step's fresh folders and its sealed environment (its caches and reports in its scratch)."""
+        step = new_step(self.root, label)
+        return step, sealed_env(self.base_env, step.out, self.extra_env)
+
+    def paths_file(self, step: Step, name: str, rels: Sequence[str]) -> str:
+        """An input for the probe beside the helpers (read-only to the check, like them)."""
+        data = json.dumps([str(self.workspace / r) for r in rels]).encode()
+        (step.helpers / name).write_bytes(data)
+        self.inputs.setdefault(step.helpers, {})[name] = data
+        return str(step.helpers / name)
+
+    def run(self, step: Step, argv: Sequence[str], env: Mapping[str, str], *, timeout: float | None,
+            side_channel: str | None = None, writable: Sequence[Path] = (), readonly: Sequence[Path] = ()
+            ) -> ProcResult:
+        lock(step.helpers)
+        self.inspect(step)  # nothing but what goalkeeper wrote, byte for byte, before it runs
+        pol = step_policy(self.box, step, self.workspace, env, owner=self.owner, programs=argv,
+                          writable=writable, readonly=readonly)
+        with policy(pol) if pol is not None else contextlib.nullcontext():
+            res = self.runner(list(argv), cwd=self.workspace, env=dict(env), inherit_env=False, timeout=timeout,
+                              resolve=False, strict=True, owner=self.owner, side_channel=side_channel)
+        self.inspect(step)
+        return res
+
+    def inspect(self, step: Step) -> None:
+        """A step's helper folder must hold exactly what goalkeeper put there: the helpers (if the
+        command runs through the bootstrap) and the probe's inputs, byte for byte."""
+        want = self.expected.get(step.helpers)
+        if want is None:  # fixed when the step starts, from goalkeeper's own copies, not the folder
+            want = dict(self.inputs.get(step.helpers, {}))
+            if (step.helpers / "bootstrap.py").exists():
+                want.update(helper_bytes())
+            self.expected[step.helpers] = want
+        bad = unexpected(step.helpers, want)
+        if bad:
+            self.tampered.append(f"goalkeeper's private check folder was written: {', '.join(bad[:5])}")
 
 
-def _run_new_tests(cmd: Any, cond: StoppingCondition, workspace: Path, env: dict[str, str], mine: Path,
-                   old_tests: Sequence[str], new_tests: Sequence[str], first: ProcResult, outcomes: Outcomes,
-                   runner: Runner, owner: str | None) -> tuple[ProcResult, Outcomes | None]:
+def _run_new_tests(steps: _Steps, resolved: Resolved, cond: StoppingCondition, old_tests: Sequence[str],
+                   first: ProcResult, outcomes: Outcomes) -> tuple[ProcResult, Outcomes | None]:
     """The new test files in a session of their own; their outcomes join the baseline run's."""
-    probe_b = mine / "probe-new.json"
-    env_b = {**env, "GOALKEEPER_PROBE_OUT": str(probe_b),
-             "GOALKEEPER_PROBE_IGNORE": _paths_file(mine / "ignore-old.json", workspace, old_tests)}
-    res_b = runner(cmd.argv, cwd=workspace, env=env_b, inherit_env=False, timeout=parse_duration(cond.timeout),
-                   resolve=False, strict=True, owner=owner, side_channel=cmd.side_channel)
-    new = read_probe(probe_b, res_b.side)
+    step, env_b = steps.new("new")
+    cmd = prepare(resolved, step.helpers, step.out)
+    env_b["GOALKEEPER_PROBE_IGNORE"] = steps.paths_file(step, "ignore-old.json", old_tests)
+    res_b = steps.run(step, cmd.argv, env_b, timeout=parse_duration(cond.timeout), side_channel=cmd.side_channel)
+    new = read_probe(step.out / "probe.json", res_b.side)
     if new is None:
         missing = Outcomes({**outcomes.by_id, "(new test files)": "not run"}, outcomes.deselected,
                            outcomes.collect_errors, outcomes.tampered, outcomes.exitstatus, outcomes.counts)
@@ -304,6 +355,19 @@ def _run_new_tests(cmd: Any, cond: StoppingCondition, workspace: Path, env: dict
     # exit 5 (no tests collected) in the second session just means the new files hold no tests
     worst = first if first.exit_code not in (0, None) or res_b.exit_code in (0, 5) else res_b
     return worst, merged
+
+
+def _coverage_step(steps: _Steps, python: str, check: Step, env: Mapping[str, str]) -> float | None:
+    """goalkeeper's own ``coverage json`` on the check's data: a fresh step, boxed like the check."""
+    step, _ = steps.new("cov")
+    boot = install_helpers(step.helpers)
+
+    def run(argv: list[str], **kw: Any) -> ProcResult:
+        # the check's data names its helpers too (coverage measured the probe): shown, read-only
+        return steps.run(step, argv, kw["env"], timeout=kw.get("timeout"), writable=(check.out,),
+                         readonly=(check.helpers,))
+
+    return coverage_total(python, steps.workspace, env, boot, step.out, run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +389,7 @@ def run_sealed(
     base_env: Mapping[str, str] | None = None,
     new_tests: Sequence[str] = (),
     old_tests: Sequence[str] = (),
+    box: Box | None = None,
 ) -> SealedRun:
     """Run every condition sealed (see :mod:`.sealed`) and judge it against its baseline run.
 
@@ -332,20 +397,20 @@ def run_sealed(
     tests ran: evidence of tampering, not just a failing check. With
     ``new_tests`` (test files added since the baseline), a test condition runs
     twice: the baseline tests without the new files (so a new test module
-    cannot patch the code for the old ones), then the new files alone.
+    cannot patch the code for the old ones), then the new files alone. ``box`` says how
+    each step is contained (:mod:`.checkbox`); every step gets folders of its own.
     """
     results: list[ConditionResult] = []
     outs: list[dict[str, Any] | None] = []
     tampered: list[str] = []
     texts: list[str] = []
     with tempfile.TemporaryDirectory(prefix="goalkeeper-check-") as tmp:
-        private = Path(tmp)
-        os.chmod(private, 0o700)
-        env = sealed_env(base_env if base_env is not None else os.environ, private, extra_env)
+        root = Path(tmp)
+        os.chmod(root, 0o700)
+        steps = _Steps(root, box or Box(), workspace, runner, owner,
+                       dict(base_env if base_env is not None else os.environ), extra_env, tampered)
         for i, cond in enumerate(conditions):
-            mine = private / f"c{i}"
-            mine.mkdir(mode=0o700)
-            env_i = {**env, "GOALKEEPER_PROBE_OUT": str(mine / "probe.json")}
+            step, env_i = steps.new(f"c{i}")
             resolved = resolve_command(split_command(cond.command), workspace, env_i, sys.executable)
             if resolved.problem:
                 res = ProcResult(tuple(split_command(cond.command)), 127, "", resolved.problem,
@@ -354,23 +419,22 @@ def run_sealed(
                 outs.append(None)
                 texts.append(res.output)
                 continue
-            cmd = prepare(resolved, mine)
+            cmd = prepare(resolved, step.helpers, step.out)
             split = bool(new_tests) and cmd.probe is not None and cond.type == "test_pass"
             if split:
-                env_i["GOALKEEPER_PROBE_IGNORE"] = _paths_file(mine / "ignore-new.json", workspace, new_tests)
-            res = runner(cmd.argv, cwd=workspace, env=env_i, inherit_env=False, timeout=parse_duration(cond.timeout),
-                         resolve=False, strict=True, owner=owner, side_channel=cmd.side_channel)
+                env_i["GOALKEEPER_PROBE_IGNORE"] = steps.paths_file(step, "ignore-new.json", new_tests)
+            res = steps.run(step, cmd.argv, env_i, timeout=parse_duration(cond.timeout),
+                            side_channel=cmd.side_channel)
             got = collect(cmd, res)
             outcomes = Outcomes.load(got["outcomes"]) if got.get("outcomes") else None
             if split and outcomes is not None:
-                res, outcomes = _run_new_tests(cmd, cond, workspace, env_i, mine, old_tests, new_tests, res,
-                                               outcomes, runner, owner)
+                res, outcomes = _run_new_tests(steps, resolved, cond, old_tests, res, outcomes)
                 got["outcomes"] = outcomes.dump() if outcomes else None
-            base = baselines[i] if i < len(baselines) else None
-            base_out = Outcomes.load(base["outcomes"]) if base and base.get("outcomes") else None
+            prior = baselines[i] if i < len(baselines) else None
+            base_out = Outcomes.load(prior["outcomes"]) if prior and prior.get("outcomes") else None
             cov = None
             if cond.type == "coverage_threshold" and cmd.coverage_python:
-                cov = coverage_total(cmd.coverage_python, workspace, env_i, mine, runner)
+                cov = _coverage_step(steps, cmd.coverage_python, step, env_i)
             if outcomes and outcomes.tampered:
                 tampered.extend(outcomes.tampered)
             ev = Evidence(sealed=cmd.sealed, tool=cmd.tool, outcomes=outcomes, expects_outcomes=cmd.probe is not None

@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, CorruptStateError
-from ..proc import Runner, run_argv, split_command
+from ..proc import Runner, bwrap_path, run_argv, split_command
 from ..store.atomic import read_json, write_json_atomic
 from ..store.safe import read_bounded
+from . import ledger
+from .checkbox import Box, box_mode
 from .checkpoints import Checkpoint, CheckpointStore
 from .conditions import SealedRun, run_sealed
 from .goal import Goal
@@ -143,7 +145,8 @@ class Seal:
                                    ref=f"refs/goalkeeper/{self.goal.goal_id}/0")
         self._data = {"tree": {"digest": tree.digest, "files": dict(tree.files), "envDirs": list(tree.env_dirs)},
                       "toolchain": fp.dump(), "outcomes": [], "autoProtect": self._auto_protect(),
-                      "checkpoint": {"commit": cp.commit, "tree": cp.tree} if cp else None}
+                      "checkpoint": {"commit": cp.commit, "tree": cp.tree} if cp else None,
+                      "checksBox": box_mode(self.goal.maker.sandbox)}
         run = self.run_checks(owner=owner, baseline=True)
         after = self.walk()
         if after.digest != tree.digest:
@@ -162,7 +165,7 @@ class Seal:
         write_json_atomic(self.path, self._data)
         return {"tree": tree.digest, "files": len(tree.files), "toolchain": fp.digest,
                 "checkpoint": cp.commit if cp else None, "sealDigest": self._data["digest"],
-                "results": run.results}
+                "checksBox": self._data["checksBox"], "results": run.results}
 
     def _test_data(self, tree: Tree, outcomes: list[dict[str, Any] | None]) -> list[str]:
         """Files of the baseline the test code read (expected outputs, fixtures, snapshots): sealed."""
@@ -191,7 +194,16 @@ class Seal:
                     (old_tests if rel in base.files else new_tests).append(rel)
         return run_sealed(self.goal.stopping_conditions, self.ws, baselines=[] if baseline else self.outcomes,
                           extra_env=self.goal.condition_env, runner=self.runner, owner=owner,
-                          new_tests=sorted(new_tests), old_tests=sorted(old_tests))
+                          new_tests=sorted(new_tests), old_tests=sorted(old_tests), box=self.box())
+
+    def box(self) -> Box:
+        """How the checks are contained: as the baseline ran them (a seal from before boxes: none)."""
+        mode = str(self.data().get("checksBox") or "none")
+        if mode == "bwrap" and bwrap_path() is None:
+            raise ConfigError(f"goal {self.goal.goal_id}: its baseline checks ran in bubblewrap, which cannot run "
+                              "here now; install bubblewrap (apt-get install bubblewrap) to go on, or start the "
+                              "goal over with --sandbox none")
+        return Box(mode, (self.home, ledger.keys_dir())) if mode == "bwrap" else Box()
 
     # --- what rejects an iteration ----------------------------------------------------------
     def toolchain_changes(self) -> list[str]:

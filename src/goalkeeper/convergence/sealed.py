@@ -16,7 +16,8 @@ and, where it knows the tool, instruments it:
 
 Every check runs with a private pycache (planted bytecode is never read),
 no bytecode writes, private tool caches, and none of the caller's
-``PYTHON*``/``PYTEST_*``/``COVERAGE_*`` variables. Static tools (ruff, mypy,
+``PYTHON*``/``PYTEST_*``/``COVERAGE_*`` variables; each step gets folders of
+its own and, with bubblewrap, runs in a box (:mod:`.checkbox`). Static tools (ruff, mypy,
 flake8) never execute the code under test, so with their config and
 toolchain sealed, their verdict is sound; test runners execute it, which is
 why their results come from the probe. A condition goalkeeper cannot
@@ -42,6 +43,9 @@ __all__ = [
     "Outcomes",
     "SealedCommand",
     "collect",
+    "coverage_total",
+    "helper_bytes",
+    "install_helpers",
     "prepare",
     "sealed_env",
     "tests_verdict",
@@ -85,12 +89,25 @@ class SealedCommand:
         return "GOALKEEPER_PROBE_FD" if self.probe is not None else None
 
 
-def _install_helpers(private: Path) -> Path:
-    """Fresh copies of the bootstrap and probe for this check (nothing earlier can have touched them)."""
-    d = private / "helpers"
+HELPERS = ("bootstrap.py", "gk_probe.py")
+
+
+def helper_bytes() -> dict[str, bytes]:
+    """The helpers as goalkeeper ships them (what a step's folder must hold, byte for byte)."""
+    return {name: (_HERE / name).read_bytes() for name in HELPERS}
+
+
+def install_helpers(d: Path) -> Path:
+    """Fresh copies of the bootstrap and probe in ``d``, a folder made for one step (see :mod:`.checkbox`).
+
+    The bootstrap imports the probe by name from its own folder, so that folder must be one
+    nothing else can have written: never a folder an earlier step (or the code it ran) could reach.
+    """
     d.mkdir(parents=True, exist_ok=True)
-    for name in ("bootstrap.py", "gk_probe.py"):
-        shutil.copyfile(_HERE / name, d / name)
+    for name in HELPERS:
+        target = d / name
+        if not target.exists():
+            shutil.copyfile(_HERE / name, target)
     return d / "bootstrap.py"
 
 
@@ -98,12 +115,16 @@ def _pytest_args(args: list[str]) -> list[str]:
     return [*args, "-p", "gk_probe"]
 
 
-def prepare(res: Resolved, private: Path) -> SealedCommand:
-    """The argv to run for a resolved condition command, instrumented where we can."""
+def prepare(res: Resolved, helpers: Path, out: Path | None = None) -> SealedCommand:
+    """The argv to run for a resolved condition command, instrumented where we can.
+
+    ``helpers`` receives the bootstrap and probe (the check only reads it); ``out`` is where the
+    probe's report goes (the check's writable scratch; ``helpers`` when not given).
+    """
     tool, interp = res.tool, res.interpreter
     if tool == "ruff" and res.executable:
         # `ruff` itself, or `python -m ruff` (started through the bootstrap, so ./ruff/ cannot stand in)
-        head = [interp, str(_install_helpers(private)), "ruff"] if interp else [res.executable]
+        head = [interp, str(install_helpers(helpers)), "ruff"] if interp else [res.executable]
         args = list(res.tool_args)
         sub = args[0] if args and not args[0].startswith("-") and args[0] in _RUFF_SUBCOMMANDS else None
         if sub in (None, "check"):
@@ -113,8 +134,8 @@ def prepare(res: Resolved, private: Path) -> SealedCommand:
         return SealedCommand([*head, *args], "ruff", True)
     if interp is None or tool is None:
         return SealedCommand(list(res.argv), tool, tool in ("mypy", "ruff"))
-    boot = _install_helpers(private)
-    probe = private / "probe.json"
+    boot = install_helpers(helpers)
+    probe = (out or helpers) / "probe.json"
     if tool == "pytest":
         return SealedCommand([interp, str(boot), "pytest", *_pytest_args(res.tool_args)], "pytest", True, probe,
                              coverage_python=interp)
@@ -270,18 +291,22 @@ def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
     return True, why
 
 
-def coverage_total(python: str, ws: Path, env: Mapping[str, str], private: Path,
+def coverage_total(python: str, ws: Path, env: Mapping[str, str], boot: Path, out_dir: Path,
                    runner: Runner = run_argv) -> float | None:
-    """Percent covered, read by goalkeeper from the private data file with ``coverage json``."""
+    """Percent covered, read by goalkeeper from the private data file with ``coverage json``.
+
+    ``boot`` is a bootstrap installed for this step alone (:func:`install_helpers`), ``out_dir``
+    a fresh folder for the report. Data files that are not plain files (a link planted in the
+    check's scratch) are not read.
+    """
     data = Path(env.get("COVERAGE_FILE", ""))
-    parallel = list(data.parent.glob(data.name + ".*"))
-    if not data.exists() and not parallel:
+    parallel = [p for p in data.parent.glob(data.name + ".*") if _plain_file(p)]
+    if not _plain_file(data) and not parallel:
         return None
-    boot = _install_helpers(private)
     common = {"cwd": ws, "env": env, "inherit_env": False, "timeout": 300, "resolve": False, "strict": True}
     if parallel:  # pytest-cov or `parallel = true` leave one file per process
         runner([python, str(boot), "coverage", "combine", "-q", "--keep"], **common)
-    out = private / "coverage.json"
+    out = out_dir / "coverage.json"
     res = runner([python, str(boot), "coverage", "json", "-q", "-o", str(out)], **common)
     if res.exit_code != 0:
         return None
@@ -289,6 +314,10 @@ def coverage_total(python: str, ws: Path, env: Mapping[str, str], private: Path,
         return float(json.loads(out.read_text(encoding="utf-8"))["totals"]["percent_covered"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _plain_file(p: Path) -> bool:
+    return p.is_file() and not p.is_symlink()
 
 
 def ruff_findings(stdout: str) -> list[str] | None:

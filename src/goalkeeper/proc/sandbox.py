@@ -1,4 +1,4 @@
-"""A bubblewrap sandbox for makers: the workspace writable, everything else read-only.
+"""A bubblewrap sandbox for makers and checks: the workspace writable, everything else read-only.
 
 What the sandboxed command sees:
 
@@ -12,6 +12,8 @@ What the sandboxed command sees:
   services that would run a command for it outside its tree (a tmux server,
   dbus, systemd, a docker daemon, ssh-agent) are not there; paths it was
   given under ``/tmp`` (its own script, say) are bound back read-only;
+* exact read-only paths (``readonly``), bound after the writable ones, so a
+  folder of goalkeeper's inside them stays read-only;
 * a private writable ``TMPDIR``, its own ``/proc`` and a new PID namespace
   (it cannot see or signal goalkeeper), a new session (no terminal
   injection), and ``--die-with-parent``.
@@ -56,6 +58,9 @@ class Sandbox:
     share_net: bool = True
     tmpdir: Path | None = field(default=None)
     expose: tuple[Path, ...] = field(default=())
+    # exact paths bound read-only over whatever the binds above made of them (a folder of
+    # goalkeeper's own under /tmp that a check reads but must not write)
+    readonly: tuple[Path, ...] = field(default=())
 
 
 def _top(p: Path) -> str | None:
@@ -83,6 +88,9 @@ def bwrap_argv(exe: str, box: Sandbox, cwd: Path, argv: Sequence[str]) -> list[s
         out += ["--ro-bind", top, top]
     for w in box.writable:
         out += ["--bind", str(w), str(w)]
+    for r in box.readonly:
+        if r.exists():
+            out += ["--ro-bind", str(r), str(r)]
     if box.tmpdir is not None:
         out += ["--bind", str(box.tmpdir), str(box.tmpdir)]
         for var in ("TMPDIR", "TEMP", "TMP"):
