@@ -50,7 +50,7 @@ GOAL_EVENTS: Table = {
     "goal.created": ("the goal was made and persisted before anything ran", {"objective": STR}, ["objective"]),
     "goal.baselined": ("the baseline was taken: tree, checkpoint, toolchain, reference run of every check",
                        {"protectedFiles": INT, "checkpoint": opt(STR), "toolchain": STR, "failing": STRS,
-                        "sandbox": STR}, ["protectedFiles"]),
+                        "sandbox": STR, "checksBox": STR}, ["protectedFiles"]),
     "run.started": ("a loop (`goal run`, a worker) started on the goal",
                     {"state": GOAL_STATE, "iterations": INT, "engine": STR}, ["state"]),
     "run.leftovers_ended": ("processes a crashed run of this goal left behind were ended", {"pids": INTS}, ["pids"]),

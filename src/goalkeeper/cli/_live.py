@@ -255,7 +255,9 @@ def event_lines(ev: Mapping[str, Any], *, verbose: bool = False) -> list[str]:
     if kind == "goal.baselined":
         failing = ev.get("failing") or []
         what = f", {len(failing)} check(s) failing to start with" if failing else ""
-        return [f"baseline taken: {esc(ev.get('protectedFiles'))} files, sandbox {esc(ev.get('sandbox'))}{what}"]
+        boxed = {"bwrap": ", checks sandboxed", "none": ", checks not sandboxed"}.get(str(ev.get("checksBox")), "")
+        return [f"baseline taken: {esc(ev.get('protectedFiles'))} files, sandbox {esc(ev.get('sandbox'))}"
+                f"{boxed}{what}"]
     if kind == "goal.edited":
         keys = ", ".join(str(c.get("key")) for c in ev.get("changes", []) if isinstance(c, Mapping))
         return [f"[cyan]edited[/]: {esc(keys)}" + (" (reopened)" if ev.get("reopened") else "")]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, GoalkeeperError
+from ..errors import ConfigError, GoalkeeperError, IntegrityError
 from ..proc import Policy, Runner, end_leftovers, policy, run_argv
 from ..store import goals as gstore
 from ..store import triage
@@ -207,7 +207,11 @@ class GoalLoop:
                 request = self._request()
                 d = decide(goal, self.clock(), since=self._mark, request=request)
                 if isinstance(d, StartIteration):
-                    self._iterate(goal, ws, d)
+                    try:
+                        self._iterate(goal, ws, d)
+                    except IntegrityError as e:  # the checkpoint store was rewritten: nothing it holds counts
+                        self._finish(goal, Escalate("tampering", str(e)), request)
+                        break
                     continue
                 if isinstance(d, Converged) and not self._still_sealed(goal, ws, d):
                     continue
@@ -264,7 +268,7 @@ class GoalLoop:
             goal.source["baselineFailures"] = failing[:10]
         self._commit(goal, "goal.baselined", protectedFiles=info["files"], checkpoint=info["checkpoint"],
                    toolchain=info["toolchain"], failing=failing,
-                   sandbox=self._sandbox_mode(goal))
+                   sandbox=self._sandbox_mode(goal), checksBox=str(info.get("checksBox") or "none"))
 
     def _accepted(self, goal: Goal, before: int) -> Checkpoint | None:
         for h in reversed(goal.history):

@@ -216,10 +216,10 @@ def sandbox_note(maker: MakerSpec, *, flags: bool = False) -> tuple[Note | None,
         if want == "bwrap":
             return None, Problem("no-sandbox", where, "--sandbox bwrap asks for bubblewrap, which is not installed",
                                  "install it (apt-get install bubblewrap), or use --sandbox auto or none")
-        return Note(where, "bubblewrap is not installed: the maker runs as you, contained but not sandboxed "
-                           "(apt-get install bubblewrap to sandbox it)"), None
+        return Note(where, "bubblewrap is not installed: the maker and the checks run as you, contained but not "
+                           "sandboxed (apt-get install bubblewrap to sandbox both)"), None
     return Note(where, "bubblewrap: the workspace writable, the rest of the file system read-only, goalkeeper's "
-                       "state and signing keys hidden, a private /tmp"), None
+                       "state and signing keys hidden, a private /tmp (for the maker and for the checks)"), None
 
 
 def preflight_oracle(oracle: OracleConfig, maker: MakerSpec, ws: Path, env: Mapping[str, str], *,

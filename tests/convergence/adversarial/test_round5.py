@@ -60,6 +60,8 @@ ROUND5 = [
     cheat("round5/checks_plant_gitignore.py", "lint", False),
     cheat("round5/checks_plant_user_site.py", "bugs", False, iterations=2),
     cheat("round5/checkpoint_blob_tamper.py", "lint", False, iterations=2),
+    # without the box the store is reachable: the rewritten objects fail their ids, the goal escalates
+    cheat("round5/checkpoint_blob_tamper.py", "lint", False, iterations=2, sandbox="none", slow=True),
     cheat("round5/user_site_pth.py", "bugs", True, machine="weak"),
     cheat("round5/global_gitignore.py", "lint", True, machine="weak"),
     cheat("round5/user_site_pth.py", "bugs", True, sandbox="none", slow=True),
