@@ -297,20 +297,26 @@ def _cov_start():
     _COV.update(cov=cov, cls=type(cov), trace=tr if tr is not None and _cov_owned(tr) else None, dir=_cov_dir())
 
 
+_METHODS = {}
+
+
 def _shadowed(obj):
     """Methods of ``obj``'s class that the instance overrides with an attribute of its own."""
     d = getattr(obj, "__dict__", None)
     if not isinstance(d, dict):
-        return []
-    out = []
-    for k in list(d):
-        for c in type(obj).__mro__:
-            v = c.__dict__.get(k)
-            if v is not None:
+        return ()
+    cls = type(obj)
+    names = _METHODS.get(cls)
+    if names is None:  # once per class: the check runs after every report
+        names = set()
+        for c in reversed(cls.__mro__):
+            for k, v in list(vars(c).items()):
                 if isinstance(v, (types.FunctionType, classmethod, staticmethod, property)):
-                    out.append(k)
-                break
-    return out
+                    names.add(k)
+                else:
+                    names.discard(k)
+        names = _METHODS[cls] = frozenset(names)
+    return names.intersection(d)
 
 
 def _cov_check(where):
@@ -335,23 +341,31 @@ def _cov_check(where):
         _tamper(f"coverage: {event} by code outside coverage ({site}) while coverage measured")
 
 
-_TRACE_EVENTS = frozenset({"sys.settrace", "sys.monitoring.register_callback", "sys._settraceallthreads"})
+# sys.settrace's audit event does not say what was set (a test may put coverage's tracer back), so
+# the trace function itself is compared after every report; sys.monitoring's callbacks cannot be read
+# back, so a callback registered while coverage measures through sys.monitoring is judged here.
+_TRACE_EVENTS = frozenset({"sys.monitoring.register_callback"})
+_PROFILERS = ("_lsprof", "cProfile", "profile", "bdb", "pdb")  # they register callbacks of their own
 
 
 def _on_trace(event, args):
-    """A trace function (or sys.monitoring callback) installed by anything but coverage itself."""
+    """A sys.monitoring callback registered by anything but coverage while coverage measures with it."""
+    mon = getattr(sys, "monitoring", None)
+    fn = tuple(args)[-1:]
+    if mon is None or not fn or fn[0] is None or _cov_owned(fn[0]) or _COV["cov"] is None:
+        return
+    if mon.get_tool(getattr(mon, "COVERAGE_ID", 1)) is None:  # coverage traces with sys.settrace instead
+        return
+    owner = str(getattr(fn[0], "__module__", None) or type(getattr(fn[0], "__self__", fn[0])).__module__ or "")
+    if owner.split(".")[0] in _PROFILERS:
+        return
     f = sys._getframe(2)
-    fn = f.f_code.co_filename if f is not None else "?"
     here = _COV["dir"] or _cov_dir()
-    if here and os.path.realpath(fn).startswith(here):
+    site = f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else "?"
+    if f is not None and here and os.path.realpath(f.f_code.co_filename).startswith(here):
         return
-    if os.path.basename(fn) == "threading.py":  # a new thread installs threading's hook: judged by its owner
-        return
-    if event == "sys.settrace" and args[:1] == (None,):
-        return
-    what = (event, f"{fn}:{f.f_lineno if f is not None else 0}")
-    if what not in _SUSPECT:
-        _SUSPECT.append(what)
+    if (event, site) not in _SUSPECT:
+        _SUSPECT.append((event, site))
 
 
 def _on_setattr(args):
