@@ -530,8 +530,6 @@ def pytest_runtest_logreport(report):
     rec = {"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
            "xfail": bool(getattr(report, "wasxfail", None) is not None)}
     _audit(report.nodeid)  # before the report counts: was it produced by an untouched runner?
-    if report.when == "teardown":
-        _scan(report.nodeid)
     _STATE["reports"].append(rec)
     _send({"k": "report", **rec})
 
