@@ -27,6 +27,7 @@ instrument is judged by exit code and summary as before and marked
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import shutil
@@ -202,18 +203,83 @@ def _final(reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return out
 
 
+def _records(side: bytes) -> tuple[list[dict[str, Any]], list[str], bool] | None:
+    """The probe's sealed records in order, what is wrong with the stream, and whether it ended.
+
+    The first line opens the stream with the key (sent before any code under test ran); every
+    line is ``JSON<TAB>HMAC`` over that key, numbered from 0, and the ``end`` record says how many
+    came before it. A line that fails its HMAC was rewritten or forged, a missing number was
+    dropped, a repeated one replayed, and anything numbered after ``end`` came later. None when
+    the probe never opened the stream (nothing to judge)."""
+    lines = [ln for ln in side.split(b"\n") if ln.strip()]
+    if not lines:
+        return None
+    first = _sealed_json(lines[0], None)
+    if first is None or first.get("k") != "hello" or first.get("n") != 0:
+        return [], ["the probe's stream does not open with its seal (written by something else)"], False
+    try:
+        key = bytes.fromhex(str(first.get("key")))
+    except ValueError:
+        key = b""
+    if len(key) != 32 or _sealed_json(lines[0], key) is None:
+        return [], ["the probe's stream does not open with its seal (written by something else)"], False
+    by_n: dict[int, dict[str, Any]] = {}
+    forged = replayed = 0
+    for line in lines[1:]:
+        rec = _sealed_json(line, key)
+        n = rec.get("n") if rec is not None else None
+        if rec is None or not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            forged += 1
+        elif n in by_n:
+            replayed += 1
+        else:
+            by_n[n] = rec
+    problems = []
+    if forged:
+        problems.append(f"{forged} record(s) of the probe's stream failed their seal (rewritten or forged in flight)")
+    if replayed:
+        problems.append(f"{replayed} record(s) of the probe's stream were repeated")
+    ends = [n for n, r in by_n.items() if r.get("k") == "end"]
+    last = min(ends) if ends else None
+    if last is not None:
+        if by_n[last].get("count") != last:
+            problems.append("the probe's end record does not count the records before it")
+        missing = [n for n in range(1, last) if n not in by_n]
+        if missing:
+            problems.append(f"{len(missing)} record(s) of the probe's stream were dropped in flight")
+        if any(n > last for n in by_n):
+            problems.append("records were added to the probe's stream after its end")
+    elif any(n not in by_n for n in range(1, max(by_n, default=0) + 1)):
+        problems.append("records of the probe's stream were dropped in flight, and its end")
+    ordered = [by_n[n] for n in sorted(by_n) if last is None or n < last]
+    return ordered, problems, last is not None
+
+
+def _sealed_json(line: bytes, key: bytes | None) -> dict[str, Any] | None:
+    """One ``JSON<TAB>HMAC`` line (its MAC checked unless ``key`` is None), or None."""
+    body, sep, mac = line.rpartition(b"\t")
+    if not sep:
+        return None
+    if key is not None and not hmac.compare_digest(hmac.digest(key, body, "sha256").hex().encode(), mac.strip()):
+        return None
+    try:
+        rec = json.loads(body)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
 def _from_stream(side: bytes) -> dict[str, Any] | None:
-    """The probe's streamed records as its report; None without a finish record (it was cut)."""
-    data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [], "tampered": [],
-                            "failures": {}, "exitstatus": None, "reads": []}
+    """The probe's streamed records as its report; None without an end record (it was cut).
+    A stream whose seal does not hold is a report of tampering, whatever it says."""
+    got = _records(side)
+    if got is None:
+        return None
+    records, problems, ended = got
+    data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [],
+                            "tampered": list(problems), "failures": {}, "exitstatus": None, "reads": []}
     finished = False
-    for line in side.splitlines():
-        try:
-            r = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(r, dict):
-            continue
+    for r in records:
         k = r.get("k")
         if k == "collected" and isinstance(r.get("ids"), list):
             data["collected"] = list(dict.fromkeys([*data["collected"], *map(str, r["ids"])]))
@@ -232,7 +298,9 @@ def _from_stream(side: bytes) -> dict[str, Any] | None:
         elif k == "finish":
             finished = True
             data["exitstatus"] = r.get("exitstatus")
-    return data if finished else None
+    if data["tampered"]:  # a sealed tamper record is the truth even if the run was then cut
+        return data
+    return data if finished and ended else None
 
 
 def read_probe(path: Path, side: bytes | None = None) -> Outcomes | None:
@@ -269,7 +337,7 @@ def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
     """Did the tests pass, compared with the baseline run? (passed, why)."""
     why = now.summary()
     if now.tampered:
-        return False, f"the test runner was patched while the tests ran ({', '.join(now.tampered[:5])})"
+        return False, f"the test run was tampered with ({'; '.join(now.tampered[:5])})"
     if now.collect_errors:
         return False, f"{why}; collection errors in {', '.join(now.collect_errors[:5])}"
     bad = sorted(n for n, o in now.by_id.items() if o in ("failed", "error", "not run"))

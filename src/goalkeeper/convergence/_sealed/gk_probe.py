@@ -1,17 +1,34 @@
 """goalkeeper's pytest probe: records every test outcome out of band and checks the runner.
 
-Loaded with ``-p gk_probe`` (imported before the workspace is on sys.path).
-It writes JSON to ``$GOALKEEPER_PROBE_OUT`` at the end of the session:
-collected node ids, each report (nodeid, phase, outcome, xfail), deselected
-items, collection errors, the exit status, and ``tampered``: functions and
-classes of pytest, pluggy or this probe that were replaced while the tests
-ran (code under test patching the report machinery). No report at all (the
-process died or called ``os._exit``) means the run proved nothing.
+Loaded with ``-p gk_probe`` (imported by the bootstrap before the workspace is
+on sys.path, so before any code under test runs). It streams one JSON record
+per event to the pipe in ``$GOALKEEPER_PROBE_FD`` (goalkeeper reads it as the
+truth): collected node ids, each report (nodeid, phase, outcome, xfail),
+deselected items, collection errors, the exit status, and ``tampered``:
+functions and classes of pytest, pluggy, coverage, pytest-cov or this probe
+replaced while the tests ran, the live ``Coverage`` object or trace function
+swapped, the stream itself swapped or copied. No end record (the process died
+or called ``os._exit``) means the run proved nothing.
+
+The stream is sealed: a key made here before any code under test runs opens
+it (``hello``), every record carries a sequence number and an HMAC under that
+key, and the last one (``end``) says how many came before. A record
+rewritten, dropped, reordered or forged in flight (by code that put a pipe of
+its own in place of the descriptor) fails goalkeeper's check. The descriptor
+is bound to the pipe it was at start: before every write it is checked
+(``fstat``), and another descriptor of the process on the same pipe is
+tampering. The key and the descriptor live in closures, not module
+attributes. Code under test runs in this same process, so this raises the
+bar rather than closing it: code that digs the key out of the interpreter's
+memory can still forge (see docs/verdict-integrity.md).
 """
 
+import hmac
 import json
 import os
+import stat
 import sys
+import threading
 import types
 
 _OUT = os.environ.get("GOALKEEPER_PROBE_OUT", "")
@@ -29,17 +46,124 @@ if _FD >= 0:
         _FD = -1
 
 
-def _send(record):
-    """Stream one record to goalkeeper as it happens: what was sent cannot be taken back."""
-    if _FD < 0:
-        return
-    data = (json.dumps(record) + "\n").encode()
+def _channel(fd):
+    """(send, scan, end) for the stream on ``fd``; everything they need is bound here, out of reach
+    of code that patches module attributes (``os.write``, ``json.dumps``, this module's globals)."""
+    write, fstat, getpid, listdir, dup = os.write, os.fstat, os.getpid, os.listdir, os.dup
+    digest, dumps = hmac.digest, json.dumps
+    getframe, lock = sys._getframe, threading.RLock()
     try:
-        while data:
-            n = os.write(_FD, data)
-            data = data[n:]
-    except OSError:
-        pass
+        import fcntl
+        st = fstat(fd)
+        ok = stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+        getfl = lambda f: fcntl.fcntl(f, fcntl.F_GETFL)  # noqa: E731
+    except (OSError, ImportError, ValueError):
+        ok = False
+    if not ok:  # no stream (a run outside goalkeeper), or not the pipe goalkeeper hands over
+        def nothing(*_a):
+            return None
+        return nothing, nothing, nothing, nothing
+    ident = (st.st_dev, st.st_ino)
+    key = os.urandom(32)
+    box = {"fd": fd, "n": 0, "pid": getpid(), "closed": False, "swapped": False, "seen": set(), "own": None}
+
+    def emit(rec):
+        rec = dict(rec)
+        rec["n"] = box["n"]
+        box["n"] += 1
+        body = dumps(rec, separators=(",", ":")).encode()
+        data = body + b"\t" + digest(key, body, "sha256").hex().encode() + b"\n"
+        try:
+            while data:
+                data = data[write(box["fd"], data):]
+        except OSError:
+            pass
+
+    def same(f):
+        try:
+            s = fstat(f)
+        except OSError:
+            return False
+        return (s.st_dev, s.st_ino) == ident
+
+    def others():
+        """Descriptors of this process on our pipe other than the one we write (a copy we did not make)."""
+        out = []
+        try:
+            names = listdir("/proc/self/fd")
+        except OSError:
+            return out
+        for name in names:
+            try:
+                f = int(name)
+            except ValueError:
+                continue
+            if f != box["fd"] and same(f):
+                out.append(f)
+        return out
+
+    def check():
+        if same(box["fd"]) or box["swapped"]:
+            return
+        box["swapped"] = True
+        old = box["fd"]
+        for f in others():  # the code that swapped it kept the real pipe: say so there
+            try:
+                if getfl(f) & os.O_ACCMODE == os.O_WRONLY:
+                    box["fd"] = dup(f)  # a copy of our own (not inherited by the tests' subprocesses)
+                    box["seen"].add(f)
+                    break
+            except OSError:
+                continue
+        emit({"k": "tampered", "what": f"the probe's stream (fd {old}) was replaced by another file while the tests ran"})
+
+    def send(rec):
+        if box["closed"] or getpid() != box["pid"]:  # a forked child's records are not the run's
+            return
+        with lock:
+            check()
+            code = box["own"]
+            if code is not None:
+                caller = getframe(1)
+                if caller.f_code not in code[0] or caller.f_globals is not code[1]:
+                    emit({"k": "tampered", "what": "a record was sent by code outside the probe "
+                                                   f"({caller.f_code.co_filename}:{caller.f_lineno})"})
+                    return
+            emit(rec)
+
+    def scan(where):
+        if box["closed"] or getpid() != box["pid"]:
+            return
+        with lock:
+            check()
+            for f in others():
+                if f not in box["seen"]:
+                    box["seen"].add(f)
+                    emit({"k": "tampered", "what": f"another descriptor (fd {f}) of the process holds the probe's "
+                                                   f"stream ({where})"})
+
+    def end():
+        with lock:
+            if box["closed"] or getpid() != box["pid"]:
+                return
+            check()
+            emit({"k": "end", "count": box["n"]})
+            box["closed"] = True
+
+    def seal(module_globals):
+        """From now on only this module's own functions may send (a wrapper put in their place cannot)."""
+        codes = set()
+        for v in list(module_globals.values()):
+            if isinstance(v, types.FunctionType) and v.__globals__ is module_globals:
+                codes.add(v.__code__)
+        box["own"] = (frozenset(codes), module_globals)
+
+    with lock:
+        emit({"k": "hello", "v": 2, "key": key.hex(), "pid": box["pid"]})
+    return send, scan, end, seal
+
+
+_send, _scan, _end, _seal = _channel(_FD) if _FD >= 0 else ((lambda *_a: None),) * 4
 _IGNORE = set()
 if _IGNORE_FILE:
     try:
@@ -57,11 +181,15 @@ _PLUGINS = {"before": None, "collected": None}
 _CRITICAL = (("_pytest.reports", "TestReport", "from_item_and_call"), ("_pytest.reports", "TestReport", "__init__"),
              ("_pytest.runner", None, "call_and_report"), ("_pytest.runner", None, "runtestprotocol"),
              ("_pytest.runner", "CallInfo", "from_call"), ("pluggy._callers", None, "_multicall"),
-             ("_pytest.python", "Function", "runtest"))
+             ("_pytest.python", "Function", "runtest"), ("coverage.control", "Coverage", "save"),
+             ("coverage.control", "Coverage", "get_data"), ("coverage.control", "Coverage", "_post_save_work"),
+             ("coverage.sqldata", "CoverageData", "add_arcs"), ("coverage.sqldata", "CoverageData", "add_lines"),
+             ("coverage.collector", "Collector", "flush_data"), ("coverage.collector", "Collector", "stop"))
 
 
 def _watched(name):
-    return name == "pytest" or name == "gk_probe" or name.startswith(("_pytest", "pluggy"))
+    return name in ("pytest", "gk_probe", "coverage", "pytest_cov") \
+        or name.startswith(("_pytest.", "pluggy", "coverage.", "pytest_cov."))
 
 
 def _surface():
@@ -82,9 +210,8 @@ def _surface():
 def _check(where):
     now = _surface()
     for key, ident in _SURFACE.items():
-        if now.get(key) != ident and key not in _STATE["tampered"]:
-            _STATE["tampered"].append(key)
-            _send({"k": "tampered", "what": key})
+        if now.get(key) != ident:
+            _tamper(key)
 
 
 def _critical():
@@ -116,13 +243,18 @@ def _foreign(since, allow_conftest):
     return bad
 
 
+def _tamper(what):
+    if what not in _STATE["tampered"]:
+        _STATE["tampered"].append(what)
+        _send({"k": "tampered", "what": what})
+
+
 def _audit(where):
     if _CRIT and _critical() != _CRIT[0]:
         for (mod, cls, name), a, b in zip(_CRITICAL, _CRIT[0], _critical()):  # noqa: B905 - runs under the workspace interpreter, which may predate strict=
-            key = ".".join(x for x in (mod, cls, name) if x)
-            if a != b and key not in _STATE["tampered"]:
-                _STATE["tampered"].append(key)
-                _send({"k": "tampered", "what": key})
+            if a is not None and a != b:  # a module first imported by the tests was not there to patch
+                _tamper(".".join(x for x in (mod, cls, name) if x))
+    _cov_check(where)
     if _PLUGINS["collected"] is not None:
         for name in _foreign(_PLUGINS["collected"], allow_conftest=False):
             what = f"plugin {name} registered while the tests ran ({where})"
@@ -132,6 +264,115 @@ def _audit(where):
 
 
 _CRIT = []
+
+# --- the live coverage measurement ---------------------------------------------------------
+# Under `coverage run` or pytest-cov the Coverage object that will write the data lives in this
+# process: its methods shadowed on the instance (or on its data and collector), or the trace
+# function put in its place, forge the number goalkeeper reads afterwards.
+_COV = {"cov": None, "cls": None, "trace": None, "dir": None}
+_SUSPECT = []  # trace hooks set by code outside coverage, judged once a measurement is known
+
+
+def _cov_dir():
+    mod = sys.modules.get("coverage")
+    path = getattr(mod, "__file__", None) or ""
+    return os.path.dirname(os.path.realpath(path)) + os.sep if path else None
+
+
+def _cov_owned(fn):
+    """Is this trace function (or hook) coverage's own?"""
+    mod = getattr(fn, "__module__", None) or type(getattr(fn, "__self__", fn)).__module__ or ""
+    return str(mod).split(".")[0] == "coverage"
+
+
+def _cov_start():
+    cls = getattr(sys.modules.get("coverage"), "Coverage", None)
+    try:
+        cov = cls.current() if cls is not None and hasattr(cls, "current") else None
+    except Exception:  # an old coverage without current(): nothing to watch
+        cov = None
+    if cov is None:
+        return
+    tr = sys.gettrace()
+    _COV.update(cov=cov, cls=type(cov), trace=tr if tr is not None and _cov_owned(tr) else None, dir=_cov_dir())
+
+
+_METHODS = {}
+
+
+def _shadowed(obj):
+    """Methods of ``obj``'s class that the instance overrides with an attribute of its own."""
+    d = getattr(obj, "__dict__", None)
+    if not isinstance(d, dict):
+        return ()
+    cls = type(obj)
+    names = _METHODS.get(cls)
+    if names is None:  # once per class: the check runs after every report
+        names = set()
+        for c in reversed(cls.__mro__):
+            for k, v in list(vars(c).items()):
+                if isinstance(v, (types.FunctionType, classmethod, staticmethod, property)):
+                    names.add(k)
+                else:
+                    names.discard(k)
+        names = _METHODS[cls] = frozenset(names)
+    return names.intersection(d)
+
+
+def _cov_check(where):
+    cov = _COV["cov"]
+    if cov is None:
+        return
+    if type(cov) is not _COV["cls"]:
+        _tamper("coverage: the live Coverage object's class was changed")
+    parts = (("Coverage", cov), ("CoverageData", getattr(cov, "_data", None)),
+             ("Collector", getattr(cov, "_collector", None)))
+    for label, obj in parts:
+        for name in _shadowed(obj) if obj is not None else ():
+            _tamper(f"coverage: the live {label} object's {name} was replaced")
+    tr = sys.gettrace()
+    if _COV["trace"] is not None and tr is not None and tr != _COV["trace"]:
+        _tamper(f"coverage: the trace function was replaced while coverage measured ({where})")
+    hook = getattr(threading, "_trace_hook", None)
+    if hook is not None and not _cov_owned(hook):
+        _tamper("coverage: a thread trace hook outside coverage was set while coverage measured")
+    while _SUSPECT:
+        event, site = _SUSPECT.pop(0)
+        _tamper(f"coverage: {event} by code outside coverage ({site}) while coverage measured")
+
+
+# sys.settrace's audit event does not say what was set (a test may put coverage's tracer back), so
+# the trace function itself is compared after every report; sys.monitoring's callbacks cannot be read
+# back, so a callback registered while coverage measures through sys.monitoring is judged here.
+_TRACE_EVENTS = frozenset({"sys.monitoring.register_callback"})
+_PROFILERS = ("_lsprof", "cProfile", "profile", "bdb", "pdb")  # they register callbacks of their own
+
+
+def _on_trace(event, args):
+    """A sys.monitoring callback registered by anything but coverage while coverage measures with it."""
+    mon = getattr(sys, "monitoring", None)
+    fn = tuple(args)[-1:]
+    if mon is None or not fn or fn[0] is None or _cov_owned(fn[0]) or _COV["cov"] is None:
+        return
+    if mon.get_tool(getattr(mon, "COVERAGE_ID", 1)) is None:  # coverage traces with sys.settrace instead
+        return
+    owner = str(getattr(fn[0], "__module__", None) or type(getattr(fn[0], "__self__", fn[0])).__module__ or "")
+    if owner.split(".")[0] in _PROFILERS:
+        return
+    f = sys._getframe(2)
+    here = _COV["dir"] or _cov_dir()
+    site = f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else "?"
+    if f is not None and here and os.path.realpath(f.f_code.co_filename).startswith(here):
+        return
+    if (event, site) not in _SUSPECT:
+        _SUSPECT.append((event, site))
+
+
+def _on_setattr(args):
+    """A function of pytest, pluggy, coverage or the probe given another body (``f.__code__ = ...``)."""
+    obj, name = (tuple(args) + (None, None))[:2]
+    if name == "__code__" and isinstance(obj, types.FunctionType) and _watched(str(obj.__module__ or "")):
+        _tamper(f"{obj.__module__}.{obj.__qualname__}: its code was replaced")
 
 # --- the data the tests read ------------------------------------------------------------
 # A file the test code itself opens (an expected output, a fixture, a snapshot) is part of
@@ -155,7 +396,19 @@ def _is_test_file(fn):
 
 
 def _on_open(event, args):
-    if event != "open" or _BUSY[0] or not _ROOT[0] or len(_READS) >= 500:
+    if event != "open":
+        if event in _TRACE_EVENTS and not _BUSY[0]:
+            _BUSY[0] = True
+            try:
+                _on_trace(event, args)
+            except Exception:  # noqa: S110 - never break the tests over an odd frame
+                pass
+            finally:
+                _BUSY[0] = False
+        elif event == "object.__setattr__" and not _BUSY[0]:
+            _on_setattr(args)
+        return
+    if _BUSY[0] or not _ROOT[0] or len(_READS) >= 500:
         return
     _BUSY[0] = True
     try:
@@ -193,10 +446,11 @@ def _on_open(event, args):
 
 def pytest_configure(config):
     _CONFIG[0] = config
-    _SURFACE.update(_surface())
+    _SURFACE.update(_surface())  # not at import: pytest patches some of its own (legacypath) while it starts
     _STATE["rootdir"] = str(getattr(config, "rootpath", ""))
     _ROOT[0] = os.path.realpath(os.getcwd())
-    sys.addaudithook(_on_open)
+    _cov_start()
+    _cov_check("start")
     _STATE["inifile"] = str(getattr(config, "inipath", "") or "")
 
 
@@ -238,7 +492,8 @@ def pytest_collection_finish(session):
             _STATE["tampered"].append(what)
             _send({"k": "tampered", "what": what})
     _PLUGINS["collected"] = _plugin_ids()
-    _CRIT[:] = [_critical()]
+    _CRIT[:] = [[a if a is not None else b for a, b in zip(_CRIT0, _critical())]]  # noqa: B905
+    _scan("collection")
 
 
 def _rel(path):
@@ -291,6 +546,15 @@ def _write():
 def pytest_sessionfinish(session, exitstatus):
     _audit("session end")
     _check("finish")
+    _scan("session end")
     _STATE["exitstatus"] = int(exitstatus)
     _send({"k": "finish", "exitstatus": int(exitstatus)})
+    _end()
     _write()
+
+
+# Taken at import, before any code under test: the bootstrap imports the probe right after the
+# runner (and coverage) it pins, so these are the originals.
+_CRIT0 = _critical()
+sys.addaudithook(_on_open)
+_seal(globals())
