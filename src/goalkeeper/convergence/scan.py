@@ -81,7 +81,8 @@ _RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_
                           r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b"
                           r"|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|\bsys\s*\.\s*_getframe\b|\.f_back\b"
                           r"|\.f_locals\b|\.f_globals\b|\btb_frame\b|\binspect\s*\.\s*(?:stack|currentframe|getouterframes)\b"
-                          r"|\b__import__\s*\(")
+                          r"|\b__import__\s*\(|\bgk_probe\b|\bCoverage\s*\.\s*current\b|\bsys\s*\.\s*gettrace\b"
+                          r"|/proc/self/fd\b")
 # ``sys.modules`` looked up by key (``sys.modules[name]``, ``name in sys.modules``, ``.get``) is an
 # everyday cache; enumerated (``for m in sys.modules``, ``list(sys.modules)``, ``.keys()``) it is how
 # code finds out which runner imported it without ever spelling the runner's name.
