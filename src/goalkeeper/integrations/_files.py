@@ -33,8 +33,8 @@ def read_settings_file(path: Path, what: str, fix: str) -> str | None:
     if stat.S_ISLNK(st.st_mode):
         target = os.readlink(path)
         state = "a link" if path.exists() else "a dangling link"
-        raise ConfigError(f"{path}: {state} (to {target}); goalkeeper does not write through links, which "
-                          f"would replace yours with a file; {fix}")
+        raise ConfigError(f"{path}: {state} (to {target}), not a regular file; goalkeeper does not write "
+                          f"through links, which would replace yours with a file; {fix}")
     if not stat.S_ISREG(st.st_mode):
         raise ConfigError(f"{path}: not a regular file; {fix}")
     try:  # O_NOFOLLOW | O_NONBLOCK: swapped for a link or a FIFO since the lstat, the open fails or returns
