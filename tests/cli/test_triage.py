@@ -35,6 +35,7 @@ def test_act_goal_promotes_with_flags_or_context(run_cli: Run, tmp_path: Path) -
     home = tmp_path / "gk-home"
     ws = tmp_path / "ws"
     ws.mkdir()
+    (ws / "fix.py").write_text("")  # the maker must exist: promoting runs goal new's preflight
     bare = file_item(source="run", source_id="run-1", reason="stuck", summary="Fix the flaky deploy", root=home)
     res = run_cli("triage", "act", bare.id, "--goal")
     assert res.returncode == 1 and "--until" in res.stderr

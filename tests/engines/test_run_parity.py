@@ -83,8 +83,11 @@ def test_a_temporal_escalation_can_become_a_goal(on_temporal: dict[str, Any]) ->
     item = json.loads((home / "triage" / f"{state.escalation['triage_id']}.json").read_text())
     assert item["context"]["workspace"] == str(world)
     assert item["context"]["until"] == [f"goalkeeper observe {world / 'spec.yaml'} --check"]
+    # promoting runs goal new's preflight: the `goalkeeper` the condition names must be on PATH, as it is
+    # for a user who installed goalkeeper (this venv's bin folder, here)
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     r = subprocess.run([sys.executable, "-m", "goalkeeper", "triage", "act", item["id"], "--goal", "--json"],
                        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-                       env={**os.environ, "GOALKEEPER_HOME": str(home)})
+                       env={**os.environ, "GOALKEEPER_HOME": str(home), "PATH": path})
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["goalId"].startswith("goal-")

@@ -105,3 +105,23 @@ def test_asking_for_a_prompt_that_does_not_exist_writes_no_traceback(wire: Wire)
     # the SDK logs a rich traceback box (ValueError: Unknown prompt) on the server's stderr, which hosts
     # such as Claude Code show in their MCP log as a goalkeeper crash
     assert "Traceback" not in err and "raised" not in err and "exception" not in err.lower(), err[-800:]
+
+
+def test_a_line_that_is_not_json_gets_a_parse_error(wire: Wire) -> None:
+    wire.send('{"jsonrpc": "2.0", "id": 12, "method": "tools/list", oops}')
+    answer = wire.recv()
+    assert answer is not None and answer["error"]["code"] == -32700 and answer["id"] == 12, answer
+    assert wire.ask(13, _call(13, "goal_list", "{}")) is not None
+
+
+@pytest.mark.parametrize(("line", "rid"), [
+    ('{"params": {"x": [1, "}]\\""]}, "id": 5}', 5),
+    ('{"method": "m", "params": ' + "[" * 5000 + "]" * 5000 + ', "id": "q"}', "q"),
+    ('{"id": true}', None),
+    ("garbage", None),
+    ('{"params": {"id": 3}}', None),  # only the top-level id is the request's
+])
+def test_the_request_id_is_found_at_the_top_level_only(line: str, rid: int | str | None) -> None:
+    from goalkeeper.integrations.mcp_server import request_id
+
+    assert request_id(line) == rid

@@ -134,3 +134,9 @@ def test_a_workspace_file_that_cannot_be_read_is_named_and_no_half_made_goal_is_
         assert _no_goals(), "a refused goal_new left a goal behind"
     else:  # or an unreadable file is just a file the seal cannot hash, and the goal works
         assert data["state"] == "active"
+
+
+def test_goal_new_refuses_more_stopping_conditions_than_a_goal_can_run(ws: Path) -> None:
+    data, err = _answer(goal_new_tool, objective="x", until=["true"] * 101)
+    assert data is None and err is not None and "at most 100" in err, (data, err)
+    assert _no_goals()

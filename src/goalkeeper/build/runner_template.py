@@ -19,8 +19,9 @@ Commands run in --workdir (use the spec's folder), like the runtime does.
     python runner.py holds                             exit 0 only if the goal holds, observed now
 
 --json prints one JSON object per event, in goalkeeper's event vocabulary.
-Exit codes, as goalkeeper's CLI: 0 goal reached / holds / ok, 1 error, 3 escalated or no plan,
-4 not done (the goal does not hold, a proposal refused).
+Exit codes, as goalkeeper's CLI: 0 goal reached / holds / ok, 1 error, 2 a bad input file (the
+table, --state, the proposal: one line names it), 3 escalated or no plan, 4 not done (the goal
+does not hold, a proposal refused).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ if TYPE_CHECKING:
 # <<< inline
 
 INF = float("inf")
-EXIT_OK, EXIT_ERROR, EXIT_ESCALATED, EXIT_NOT_DONE = 0, 1, 3, 4  # as goalkeeper's own CLI (docs/cli.md)
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_ESCALATED, EXIT_NOT_DONE = 0, 1, 2, 3, 4  # as goalkeeper's CLI (docs/cli.md)
+TABLE_FORMAT = "goalkeeper-action-table/1"  # the only table layout this runner reads
 Table = dict[str, Any]
 State = dict[str, Any]
 
@@ -651,7 +653,141 @@ def check(table: Table, proposal: dict[str, Any], state: State, yes: bool) -> li
     return problems
 
 
+# -- input files: each checked before anything runs, named when it is not what it should be ----
+
+
+class BadInput(Exception):
+    """A file given to the runner is not what it should be; the message names it (exit 2)."""
+
+
+def kind(v: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(v), "number")
+
+
+def read_json(path: str, what: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the {what} ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: the {what} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise BadInput(f"{path}: the {what} is nested too deeply to read") from None
+    except ValueError as e:
+        raise BadInput(f"{path}: the {what} is not JSON ({e})") from None
+
+
+def value_problem(ftype: str, v: Any) -> str | None:
+    """Why ``v`` is not a value of a fact of type ``ftype`` (None: it is, or it is unknown)."""
+    ok = (v is None or ftype == "bool" and isinstance(v, bool) or ftype == "str" and isinstance(v, str)
+          or ftype in ("int", "float") and isinstance(v, (int, float)) and not isinstance(v, bool)
+          and (ftype == "float" or isinstance(v, int)) and v == v and v not in (INF, -INF))
+    return None if ok else f"{json.dumps(v)} is a {kind(v)}, not a {ftype}"
+
+
+FACT_TYPES = ("bool", "int", "float", "str")
+OPS = ("==", "!=", "<", "<=", ">", ">=", "in")
+
+
+def table_problem(t: Any) -> str | None:
+    """What is wrong with an action table's layout (None: the runner can read it)."""
+    if not isinstance(t, dict):
+        return f"the action table is a JSON {kind(t)}, not an object"
+    if t.get("format") != TABLE_FORMAT:
+        return (f"format {t.get('format')!r} is not {TABLE_FORMAT!r}, the only one this runner reads; "
+                "rebuild runner and table together with `goalkeeper build --target code`")
+    facts = t.get("facts")
+    if not isinstance(facts, dict) or not facts:
+        return "facts: missing or not an object of facts"
+    for f, d in facts.items():
+        if not isinstance(d, dict) or d.get("type") not in FACT_TYPES or not isinstance(d.get("diagnostic"), bool):
+            return f"facts.{f}: needs a type ({', '.join(FACT_TYPES)}) and a diagnostic true/false"
+        if not isinstance(d.get("observe", {}), dict) or value_problem(d["type"], d.get("initial")):
+            return f"facts.{f}: observe must be an object and initial a {d['type']}"
+
+    def conds(where: str, cs: Any) -> str | None:
+        if not isinstance(cs, list):
+            return f"{where}: not a list of conditions"
+        for i, c in enumerate(cs):
+            if not (isinstance(c, list) and len(c) == 3 and c[0] in facts and c[1] in OPS):
+                return f"{where}[{i}]: {json.dumps(c)[:60]} is not [fact, operator, value] over this table's facts"
+        return None
+
+    problem = conds("goal", t.get("goal"))
+    if problem:
+        return problem
+    acts = t.get("actions")
+    if not isinstance(acts, list):
+        return "actions: missing or not a list"
+    for i, a in enumerate(acts):
+        where = f"actions[{i}]"
+        if not isinstance(a, dict) or not isinstance(a.get("name"), str):
+            return f"{where}: not an action object with a name"
+        problem = conds(f"{where}.pre", a.get("pre"))
+        if problem:
+            return problem
+        eff = a.get("effects")
+        if not isinstance(eff, dict) or any(f not in facts for f in eff):
+            return f"{where}.effects: not an object of this table's facts"
+        for f, v in eff.items():
+            why = value_problem(facts[f]["type"], v)
+            if why:
+                return f"{where}.effects.{f}: {why}"
+        if not isinstance(a.get("destructive"), bool) or not isinstance(a.get("confirm"), bool):
+            return f"{where}: destructive and confirm must be true or false"
+        cost = a.get("cost")
+        if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not 0 <= cost < INF:
+            return f"{where}.cost: not a number of zero or more"
+    policy = t.get("policy")
+    if not isinstance(policy, dict):
+        return "policy: missing or not an object"
+    for key in ("max_ticks", "strikes"):
+        if isinstance(policy.get(key), bool) or not isinstance(policy.get(key), int):
+            return f"policy.{key}: not a whole number"
+    return None
+
+
+def load_table(path: str) -> Table:
+    table = read_json(path, "action table")
+    problem = table_problem(table)
+    if problem:
+        raise BadInput(f"{path}: {problem}")
+    return table  # type: ignore[no-any-return]
+
+
+def load_state(path: str, table: Table) -> State:
+    given = read_json(path, "state")
+    if not isinstance(given, dict):
+        raise BadInput(f"{path}: the state is a JSON {kind(given)}; write an object of fact values")
+    for f, v in given.items():
+        if f not in table["facts"]:
+            raise BadInput(f"{path}: {f!r} is not a fact of this table (facts: {', '.join(table['facts'])})")
+        why = value_problem(table["facts"][f]["type"], v)
+        if why:
+            raise BadInput(f"{path}: {f}: {why}")
+    return {f: given.get(f, d.get("initial")) for f, d in table["facts"].items()}
+
+
+def load_proposal(path: str) -> dict[str, Any]:
+    proposal = read_json(path, "proposal")
+    if not isinstance(proposal, dict):
+        raise BadInput(f"{path}: the proposal is a JSON {kind(proposal)}; write an object "
+                       '({"action": NAME, "expects": {...}})')
+    return proposal
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return serve(argv)
+    except BadInput as e:  # the runner ships alone: its one line is all a user sees
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def serve(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("mode", nargs="?", default="run", choices=["run", "plan", "check", "holds"])
     ap.add_argument("proposal", nargs="?", help="proposal JSON file (check)")
@@ -661,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yes", action="store_true", help="approve destructive actions with confirm")
     ap.add_argument("--json", action="store_true", help="one JSON object per event (run)")
     args = ap.parse_args(argv)
-    table = json.loads(Path(args.table).read_text(encoding="utf-8"))
+    table = load_table(args.table)
     workdir = Path(args.workdir).resolve()
     env = {**os.environ, "GOALKEEPER_SPEC_DIR": str(workdir)}
     if args.mode == "run":
@@ -672,9 +808,11 @@ def main(argv: list[str] | None = None) -> int:
         ok = all_hold(table["goal"], seen)
         print(json.dumps({"holds": ok, "facts": seen, "unknown": unknown}))
         return EXIT_OK if ok else EXIT_NOT_DONE
+    if args.mode == "check" and not args.proposal:
+        ap.error("check needs a PROPOSAL.json file")
+    proposal = load_proposal(args.proposal) if args.mode == "check" else {}
     if args.state:
-        given = json.loads(Path(args.state).read_text(encoding="utf-8"))
-        state = {f: given.get(f, d.get("initial")) for f, d in table["facts"].items()}
+        state = load_state(args.state, table)
     else:  # a plan starts from beliefs; a proposal is judged on fresh observations of every fact
         names = [f for f, d in table["facts"].items()
                  if args.mode == "check" or not d["diagnostic"] or d.get("initial") is None]
@@ -688,9 +826,7 @@ def main(argv: list[str] | None = None) -> int:
             out["unreachable"] = explain(table, state)[0]
         print(json.dumps(out))
         return EXIT_OK if found else EXIT_ESCALATED  # unreachable: a human must change the world or the spec
-    if not args.proposal:
-        ap.error("check needs a PROPOSAL.json file")
-    problems = check(table, json.loads(Path(args.proposal).read_text(encoding="utf-8")), state, args.yes)
+    problems = check(table, proposal, state, args.yes)
     print(json.dumps({"ok": not problems, "problems": problems}))
     return EXIT_OK if not problems else EXIT_NOT_DONE  # judged and refused: not an error
 

@@ -99,7 +99,7 @@ def show_cmd(item_id: str, as_json: bool) -> None:
 @click.option("--until", multiple=True, metavar="CMD", help="Stopping condition for the new goal.")
 @click.option("--type", "types", multiple=True, help="Type of the matching --until.")
 @click.option("--maker", metavar="ARGV", help="Maker command for the new goal.")
-@click.option("--max-iterations", type=int)
+@click.option("--max-iterations", type=click.IntRange(min=1), help="Iteration budget of the new goal (at least 1).")
 @click.option("--workspace", type=click.Path(file_okay=False, exists=True))
 @click.option("--note", help="Why / what you did.")
 @click.option("--json", "as_json", is_flag=True)
@@ -110,8 +110,12 @@ def act_cmd(item_id: str, as_goal: bool, until: tuple[str, ...], types: tuple[st
     """Mark an item acted on; with --goal, turn it into a new goal (objective = its summary)."""
     item_id = resolve("triage", item_id)
     if as_goal:
-        goal = promote_item(item_id, until=list(until), types=list(types),
-                            maker_argv=shlex.split(maker) if maker else None,
+        try:
+            maker_argv = shlex.split(maker) if maker else None
+        except ValueError as e:
+            raise click.BadParameter(f"cannot split {maker!r} into arguments ({e}); fix the quoting",
+                                     param_hint="--maker") from None
+        goal = promote_item(item_id, until=list(until), types=list(types), maker_argv=maker_argv,
                             max_iterations=max_iterations, workspace=workspace)
         item = set_status(item_id, "acted", note=note, promoted_goal=goal.goal_id)
         if as_json:

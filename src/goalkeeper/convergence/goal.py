@@ -8,6 +8,7 @@ The JSON keys are camelCase and match the widely copied goal-convergence schema
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from typing import Any, Literal
@@ -23,9 +24,11 @@ __all__ = [
     "DEFAULT_PROTECTED",
     "ESCALATION_REASONS",
     "GOAL_ID_PATTERN",
+    "MAX_CONDITIONS",
     "PLACEHOLDERS",
     "SCHEMA_VERSION",
     "WRITE_TOOLS",
+    "check_env_names",
     "check_rules",
     "Budget",
     "ConditionResult",
@@ -92,8 +95,28 @@ def _check_duration(v: str | float | None) -> None:
         seconds = parse_duration(v)
     except ConfigError as e:
         raise ValueError(str(e)) from None
-    if seconds is not None and seconds <= 0:
-        raise ValueError(f"duration {v!r} must be positive")
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"duration {v!r} must be a positive, finite number of seconds (or like '30m')")
+
+
+MAX_CONDITIONS = 100  # more stopping conditions than any real goal; past it, sealed checks take hours
+
+
+def check_env_names(env: dict[str, str], where: str = "check_env") -> dict[str, str]:
+    """Refuse what no process environment can hold (``execve`` would fail, or split the name)."""
+    for k, v in env.items():
+        if not k or "=" in k or "\x00" in k:
+            raise ValueError(f"{where}: {k!r} is not a variable name a process can have "
+                             "(give a non-empty NAME without '=' or NUL bytes)")
+        if "\x00" in v:
+            raise ValueError(f"{where}: the value of {k} contains a NUL byte, which no environment can hold")
+    return env
+
+
+def _finite(v: float | None, what: str) -> float | None:
+    if v is not None and not math.isfinite(v):
+        raise ValueError(f"{what} must be a finite number, not {v!r}")
+    return v
 
 
 class _Model(BaseModel):
@@ -132,6 +155,14 @@ class StoppingCondition(_Model):
         _check_duration(v)
         return v
 
+    @field_validator("threshold")
+    @classmethod
+    def _percent(cls, v: float | None) -> float | None:
+        # nan compares false with everything: such a goal could never converge and nothing would say why
+        if v is not None and not (math.isfinite(v) and 0 <= v <= 100):
+            raise ValueError(f"threshold {v!r} is not a percent; give a number from 0 to 100")
+        return v
+
     def label(self) -> str:
         cmd = self.command if isinstance(self.command, str) else " ".join(self.command)
         return self.description or f"{self.type}: {cmd}"
@@ -144,13 +175,19 @@ class Budget(_Model):
     max_duration: str | float | None = Field(default="2h", description="wall time excluding paused time")
     max_dollars: float | None = Field(default=10.0, ge=0)
 
+    @field_validator("max_dollars")
+    @classmethod
+    def _finite_dollars(cls, v: float | None) -> float | None:
+        return _finite(v, "maxDollars")
+
     @field_validator("max_duration")
     @classmethod
     def _duration(cls, v: str | float | None) -> str | float | None:
         try:
-            parse_duration(v)
+            seconds = parse_duration(v)
         except ConfigError as e:
             raise ValueError(str(e)) from None
+        _finite(seconds, "maxDuration")
         return v
 
 
@@ -305,6 +342,19 @@ class Goal(_Model):
     escalation: Escalation | None = None
     source: dict[str, Any] = Field(default_factory=dict, description="where the goal came from")
     ledger_seq: int = Field(default=0, description="seq of the last event this state reflects")
+
+    @field_validator("condition_env")
+    @classmethod
+    def _env_names(cls, v: dict[str, str]) -> dict[str, str]:
+        return check_env_names(v)
+
+    @field_validator("stopping_conditions")
+    @classmethod
+    def _not_too_many(cls, v: list[StoppingCondition]) -> list[StoppingCondition]:
+        if len(v) > MAX_CONDITIONS:
+            raise ValueError(f"{len(v)} stopping conditions; at most {MAX_CONDITIONS} (merge checks into "
+                             "one script)")
+        return v
 
     # derived views used by decide() and the CLI ---------------------------------
     def completed(self) -> list[Iteration]:

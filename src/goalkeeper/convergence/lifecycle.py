@@ -406,11 +406,17 @@ def promote_item(
         raise ConfigError(
             f"triage item {item_id} carries no stopping conditions; pass them with --until 'CMD'"
         )
-    maker = MakerSpec(argv=maker_argv) if maker_argv else (
-        MakerSpec.model_validate(ctx["maker"]) if isinstance(ctx.get("maker"), dict) else None
+    # `is None`, not truthiness: an explicit 0 or [] is the caller's value, refused or kept, never a default
+    maker = MakerSpec(argv=maker_argv) if maker_argv is not None else (
+        MakerSpec.model_validate(ctx["maker"]) if isinstance(ctx.get("maker"), dict) else MakerSpec()
     )
-    budget = Budget(max_iterations=max_iterations) if max_iterations else None
+    budget = Budget(max_iterations=max_iterations) if max_iterations is not None else Budget()
     ws = workspace or (ctx.get("workspace") if isinstance(ctx.get("workspace"), str) else None)
+    from .preflight import preflight_parts, refuse
+
+    # what `goal new` refuses is refused here too, before the goal is saved and the item closed
+    refuse(preflight_parts(conditions, maker, OracleConfig(), Path(ws or os.getcwd()).resolve(), flags=True),
+           f"triage act {item_id} --goal refused")
     goal = create_goal(
         item.summary, conditions, budget=budget, maker=maker, workspace=ws,
         source={"triageId": item.id, "from": item.source, "fromId": item.source_id}, root=root,

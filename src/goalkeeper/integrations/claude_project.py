@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..store.atomic import USER_FILE, write_text_atomic
+from ._files import read_settings_file
 from .claude_plugin import (
     MARK,
     PROJECT_TOOLS,
@@ -41,8 +42,6 @@ from .claude_plugin import (
 )
 
 __all__ = ["Change", "merge_mcp", "merge_settings", "write_claude_project"]
-
-_MAX_FILE = 4 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,19 +58,19 @@ class Change:
 
 def _load(path: Path) -> dict[str, Any] | None:
     """The JSON object in ``path``, None when the file does not exist; ConfigError naming the place."""
-    if not path.exists():
+    text = read_settings_file(path, "a Claude Code settings file", "move it away or point --project elsewhere")
+    if text is None:
         return None
-    if not path.is_file() or path.is_symlink():
-        raise ConfigError(f"{path}: not a regular file; move it away or point --project elsewhere")
-    if path.stat().st_size > _MAX_FILE:
-        raise ConfigError(f"{path}: larger than {_MAX_FILE} bytes, not a Claude Code settings file; left untouched")
-    text = path.read_text(encoding="utf-8", errors="replace")
     if not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg}); fix it first, the file was "
+                          "left untouched") from None
+    except (RecursionError, ValueError) as e:  # nesting past the parser's stack; an int past Python's digit cap
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise ConfigError(f"{path}: not JSON Claude Code reads ({why}); fix it first, the file was "
                           "left untouched") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: holds a JSON {type(data).__name__}, Claude Code reads an object; "

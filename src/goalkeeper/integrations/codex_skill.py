@@ -16,9 +16,11 @@ import json
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 from ..store.atomic import USER_FILE, write_text_atomic
+from ._files import read_settings_file
 from .claude_plugin import default_launcher
 
 __all__ = ["SKILL_NAME", "codex_config_snippet", "merge_codex_config", "skill_files", "write_codex_skill"]
@@ -109,21 +111,46 @@ def merge_codex_config(config: str | Path, launcher: Sequence[str] | None = None
     import tomllib
 
     path = Path(config)
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML ({e}); fix it first, the file was left untouched") from None
+    fix = "fix it, or pass --codex-config a regular file"
+    existing = read_settings_file(path, "a Codex config.toml", fix)
+    text = existing or ""
+    data = _toml(text, path)
     servers = data.get("mcp_servers")
+    if servers is not None and not isinstance(servers, dict):
+        kind = "an array of tables ([[mcp_servers]])" if isinstance(servers, list) else f"a {type(servers).__name__}"
+        raise ConfigError(f"{path}: mcp_servers is {kind}; Codex reads a table of servers "
+                          "([mcp_servers.NAME]); fix it first, the file was left untouched")
     if isinstance(servers, dict) and SKILL_NAME in servers:
         return False
     sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
     merged = text + sep + codex_config_snippet(launcher, tool_timeout)
-    tomllib.loads(merged)  # never write a file Codex could not read
+    try:  # never write a file Codex could not read, or one where the table landed somewhere else
+        table = tomllib.loads(merged).get("mcp_servers", {}).get(SKILL_NAME)
+    except tomllib.TOMLDecodeError as e:
+        table, why = None, f" ({e})"
+    else:
+        why = ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [mcp_servers.{SKILL_NAME}] cannot be added to it{why}; an inline "
+                          "mcp_servers = {...} cannot be extended: write it as [mcp_servers.NAME] tables, or add "
+                          f"the snippet from `goalkeeper integrate codex` ({SNIPPET_NAME}) by hand; the file was "
+                          "left untouched")
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else USER_FILE  # a config holding keys stays private
+    mode = path.stat().st_mode & 0o777 if existing is not None else USER_FILE  # a config holding keys stays private
     write_text_atomic(path, merged, mode=mode)
     return True
+
+
+def _toml(text: str, path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML ({e}); fix it first, the file was left untouched") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to read as TOML; fix it first, the file was left "
+                          "untouched") from None
 
 
 def write_codex_skill(skills_dir: str | Path, launcher: Sequence[str] | None = None,

@@ -109,6 +109,9 @@ def parse_input(raw: bytes | str, event: str) -> HookInput:
         data = json.loads(raw)
     except ValueError as e:
         raise ConfigError(f"the hook input is not JSON ({e}); Claude Code sends one JSON object") from None
+    except RecursionError:  # nesting past the parser's stack: not what Claude Code sends either
+        raise ConfigError("the hook input is not JSON Claude Code sends (nested too deeply to read); "
+                          "Claude Code sends one flat JSON object") from None
     if not isinstance(data, dict):
         raise ConfigError(f"the hook input is a JSON {type(data).__name__}, not an object")
     cwd = _text(data.get("cwd"))

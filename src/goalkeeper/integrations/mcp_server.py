@@ -36,7 +36,8 @@ from .tools import (
     validate_tool,
 )
 
-__all__ = ["INSTRUCTIONS", "argument_problem", "build_server", "describe_arguments", "serve"]
+__all__ = ["INSTRUCTIONS", "argument_problem", "build_server", "describe_arguments", "request_id", "serve",
+           "unreadable_reply"]
 
 INSTRUCTIONS = (
     "goalkeeper decides when a coding goal is really done. To work on a goal yourself: call goal_new with the "
@@ -99,12 +100,142 @@ def describe_arguments(name: str, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+def _skip_value(line: str, i: int) -> int:
+    """The index just past the JSON value at ``line[i]``, without recursion (the nesting may be deep)."""
+    depth, in_str, esc = 0, False, False
+    for j in range(i, len(line)):
+        ch = line[j]
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+                if depth == 0:
+                    return j + 1
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+            if depth <= 0:
+                return j + 1
+        elif depth == 0 and ch in ",}":
+            return j
+    return len(line)
+
+
+def request_id(line: str) -> int | str | None:
+    """The top-level ``id`` of a request line that did not parse as a message, when it can be found.
+
+    Read key by key at the top level only, so an argument nested too deep for any
+    JSON parser, or a string that is not valid Unicode, does not hide the id.
+    """
+    dec = json.JSONDecoder()
+    i = len(line) - len(line.lstrip())
+    if not line.startswith("{", i):
+        return None
+    i += 1
+    try:
+        while True:
+            while i < len(line) and line[i] in " \t\r\n,":
+                i += 1
+            if i >= len(line) or line[i] != '"':
+                return None
+            key, i = dec.raw_decode(line, i)
+            while i < len(line) and line[i] in " \t\r\n:":
+                i += 1
+            if key == "id":
+                value, _ = dec.raw_decode(line, i)
+                return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+            i = _skip_value(line, i)
+    except (ValueError, RecursionError):
+        return None
+
+
+def unreadable_reply(exc: Exception) -> Any:
+    """The JSON-RPC error for a line the SDK's transport could not read (it would drop it unanswered).
+
+    Valid JSON that still is not a message the SDK can take (a lone surrogate escape,
+    nesting past the parser's limit) is -32602 invalid params; anything else is
+    -32700 parse error. ``None`` when the exception carries no line to answer.
+    """
+    from mcp_types import INVALID_PARAMS, PARSE_ERROR, ErrorData, JSONRPCError
+
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    line = errors[0].get("input") if errors else None
+    if not isinstance(line, str):
+        return None
+    rid = request_id(line)
+    try:
+        json.loads(line)
+    except RecursionError:
+        code, text = INVALID_PARAMS, "the request is nested too deeply to read; send flatter arguments"
+    except ValueError as e:
+        code, text = PARSE_ERROR, f"parse error: the line is not JSON ({e})"
+    else:
+        code, text = INVALID_PARAMS, ("the request holds a string that is not valid Unicode (a lone UTF-16 "
+                                      "surrogate escape such as \\ud800); send valid UTF-8 text")
+    return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=text))
+
+
+class _Answering:
+    """The SDK's stdio read stream, with every line it could not read answered instead of dropped.
+
+    The SDK hands such a line on as an exception, which its dispatcher only logs:
+    the client never hears back and waits for ever.
+    """
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner, self._write = inner, write
+
+    @property
+    def last_context(self) -> Any:  # the dispatcher restores the sender's context from here
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        from mcp.shared.message import SessionMessage
+
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            reply = unreadable_reply(item)
+            if reply is None:
+                return item
+            await self._write.send(SessionMessage(reply))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> "_Answering":
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> "_Answering":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
 def build_server() -> Any:
     """The MCP server with every goalkeeper tool registered (``mcp.server.mcpserver.MCPServer``)."""
     try:
         from mcp.server.mcpserver import MCPServer
         from mcp.server.mcpserver.exceptions import ToolError
-        from mcp.types import CallToolResult, ToolAnnotations
+        from mcp.server.stdio import stdio_server
+        from mcp.shared.exceptions import MCPError
+        from mcp.types import INVALID_PARAMS, CallToolResult, ToolAnnotations
     except ImportError:
         raise MissingExtraError("the MCP SDK (mcp>=2.0)", "mcp") from None
 
@@ -121,6 +252,18 @@ def build_server() -> Any:
                 if isinstance(e.__cause__, ValidationError):
                     return _error(describe_arguments(name, e.__cause__))
                 raise
+
+        async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+            # goalkeeper has no prompts; the SDK's own refusal is a ValueError it logs with a traceback,
+            # which hosts show in their MCP log as if goalkeeper had crashed
+            if self._prompt_manager.get_prompt(name) is None:
+                raise MCPError(INVALID_PARAMS, f"unknown prompt {name!r}: goalkeeper serves tools only")
+            return await super().get_prompt(name, arguments, context)
+
+        async def run_stdio_async(self) -> None:
+            async with stdio_server() as (read_stream, write_stream):
+                await self._lowlevel_server.run(_Answering(read_stream, write_stream), write_stream,
+                                                self._lowlevel_server.create_initialization_options())
 
     server = Server("goalkeeper", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 

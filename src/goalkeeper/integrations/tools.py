@@ -39,6 +39,12 @@ def _id(kind: IdKind, text: str) -> str:
     return resolve_id(kind, str(text).strip())
 
 
+def _path(name: str, value: str | None) -> None:
+    """A JSON string may carry a NUL byte no file name can hold; say which argument, not "a bug"."""
+    if value is not None and "\x00" in str(value):
+        raise ConfigError(f"{name}: {value!r} contains a NUL byte, which no path can hold; pass the path without it")
+
+
 # --- specs --------------------------------------------------------------------------
 
 def validate_tool(spec: str, strict: bool = False) -> dict[str, Any]:
@@ -47,6 +53,7 @@ def validate_tool(spec: str, strict: bool = False) -> dict[str, Any]:
     from ..model.loader import attach_lines, load_spec
     from ..model.vars import unset_variables
 
+    _path("spec", spec)
     try:
         loaded = load_spec(spec)
     except SpecError as e:
@@ -65,6 +72,9 @@ def plan_tool(spec: str, state: str | dict[str, Any] | None = None, search: str 
 
     if search not in ("astar", "regression", "greedy"):
         raise ConfigError(f"search {search!r} is not one of astar, regression, greedy")
+    _path("spec", spec)
+    if not isinstance(state, dict):
+        _path("state", state)
     loaded = load_spec(spec)
     if isinstance(state, dict):
         values = complete_state(loaded, state, source="state")
@@ -84,6 +94,7 @@ def observe_tool(spec: str) -> dict[str, Any]:
     from ..runtime.decide import goal_holds
     from ..runtime.observers import ObserveContext, observe_all
 
+    _path("spec", spec)
     loaded = load_spec(spec)
     require_runnable(loaded)
     ctx = ObserveContext(base_dir=Path(spec).resolve().parent, env=dict(os.environ),
@@ -104,6 +115,8 @@ def build_tool(spec: str, target: str, out_dir: str | None = None) -> dict[str, 
 
     if target not in TARGETS:
         raise ConfigError(f"target {target!r} is not one of {', '.join(sorted(TARGETS))}")
+    _path("spec", spec)
+    _path("out_dir", out_dir)
     loaded = load_spec(spec)
     files = build(loaded, target, source=Path(spec).name)
     out = Path(out_dir) if out_dir else Path(spec).parent / "build" / target
@@ -178,24 +191,41 @@ def goal_new_tool(
         conditions_from_commands,
         create_goal,
     )
+    from ..convergence.goal import MAX_CONDITIONS, check_env_names
+    from ..convergence.preflight import preflight_parts, refuse
     from ..convergence.protect import DEFAULT_TESTS
 
     _maker_names(maker_type, oracle)
+    _path("workspace", workspace)
     commands = [until] if isinstance(until, str) else list(until or [])
+    if len(commands) > MAX_CONDITIONS:
+        raise ConfigError(f"until: {len(commands)} stopping conditions; at most {MAX_CONDITIONS} "
+                          "(merge checks into one script)")
     try:
         argv = shlex.split(maker) if isinstance(maker, str) else list(maker or [])
     except ValueError as e:
         raise ConfigError(f"maker: cannot split {maker!r} into arguments: {e}") from None
+    try:
+        env = check_env_names(dict(check_env or {}))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    conditions = conditions_from_commands(commands, list(types or []), threshold)
+    maker_spec = MakerSpec(type=maker_type, argv=argv, sandbox=sandbox)
+    oracle_cfg = OracleConfig(model=oracle)
+    ws = Path(workspace or ".").resolve()
+    # what `goal new` refuses, refused here too: a goal that could never run is not saved
+    refuse(preflight_parts(conditions, maker_spec, oracle_cfg, ws, condition_env=env,
+                           maker_text=maker if isinstance(maker, str) else None), "goal_new refused")
     goal = create_goal(
         objective,
-        conditions_from_commands(commands, list(types or []), threshold),
+        conditions,
         budget=Budget(max_iterations=max_iterations, max_duration=max_duration, max_dollars=max_dollars),
-        maker=MakerSpec(type=maker_type, argv=argv, sandbox=sandbox),
-        oracle=OracleConfig(model=oracle),
+        maker=maker_spec,
+        oracle=oracle_cfg,
         guards=Guards(protected_paths=list(protect or []), test_paths=list(DEFAULT_TESTS),
                       allow_edit=list(allow_edit or []), check_outputs=list(check_outputs or [])),
-        workspace=workspace,
-        condition_env=dict(check_env or {}),
+        workspace=ws,
+        condition_env=env,
         source={"session": session} if session else None,
     )
     out = status_of(goal)
