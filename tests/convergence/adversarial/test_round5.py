@@ -89,15 +89,16 @@ OPEN5 = [
 ]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=c.why)])
-                                  for c in OPEN5])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=c.why),
+                                                                 pytest.mark.slow]) for c in OPEN5])
 def test_open_cheat_still_converges(case: Cheat, campaign: Campaign) -> None:
     assert_cheat_lost(campaign.outcome(case), case)
 
 
+# Whole runs in the deep tier; tests/convergence/test_scan.py keeps both rules in the suite.
 HONEST5 = [
-    honest("round5/honest_coverage_submodule.py"),
-    honest("round5/honest_sys_modules.py"),
+    honest("round5/honest_coverage_submodule.py", slow=True),
+    honest("round5/honest_sys_modules.py", slow=True),
 ]
 
 
