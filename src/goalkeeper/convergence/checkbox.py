@@ -63,6 +63,7 @@ class Box:
 
     mode: str = "none"
     hidden: tuple[Path, ...] = ()
+    expose: tuple[Path, ...] = ()  # the toolchain's folders: shown read-only even under the private /tmp
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,7 @@ def step_policy(box: Box, step: Step, ws: Path, env: Mapping[str, str], *, owner
     # programs and files under /tmp (a venv there, on PATH, or a script the command names) are shown
     # read-only, as the rest of the disk is
     shown = [Path(p) for p in (*programs, *env.get("PATH", "").split(os.pathsep)) if p and os.path.isabs(p)]
+    shown += box.expose  # a venv under /tmp whose .pth leads to another folder there needs that one too
     sandbox = Sandbox(writable=(ws, step.out, *writable), hidden=box.hidden, tmpdir=step.tmp,
                       expose=tuple(shown), readonly=tuple(shown_ro))
     return Policy(owner=owner, strict=True, sandbox=sandbox)

@@ -203,7 +203,11 @@ class Seal:
             raise ConfigError(f"goal {self.goal.goal_id}: its baseline checks ran in bubblewrap, which cannot run "
                               "here now; install bubblewrap (apt-get install bubblewrap) to go on, or start the "
                               "goal over with --sandbox none")
-        return Box(mode, (self.home, ledger.keys_dir())) if mode == "bwrap" else Box()
+        if mode != "bwrap":
+            return Box()
+        tc = self.toolchain
+        roots = tuple(Path(p) for p in (*tc.roots, *tc.top_roots) if os.path.isabs(p))
+        return Box(mode, (self.home, ledger.keys_dir()), roots)
 
     # --- what rejects an iteration ----------------------------------------------------------
     def toolchain_changes(self) -> list[str]:
