@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -213,3 +214,25 @@ def test_the_baseline_records_the_box_and_later_runs_keep_it(
             seal.run_checks()
     else:
         assert seal.run_checks().results[0].passed
+
+
+def test_the_toolchains_folders_under_tmp_are_shown_in_the_box(tmp_path: Path) -> None:
+    # a tools venv under /tmp whose .pth leads to another /tmp folder (a project cloned into /tmp):
+    # both must be visible in the box, or the check cannot import pytest (an honest goal failed so)
+    from goalkeeper.convergence.checkbox import step_policy
+    from goalkeeper.proc.sandbox import bwrap_argv
+
+    shared = Path(tempfile.mkdtemp(prefix="gk-shared-", dir="/tmp"))
+    try:
+        step = new_step(tmp_path, "c0")
+        box = Box("bwrap", (), (shared / "lib" / "site-packages",))
+        (shared / "lib" / "site-packages").mkdir(parents=True)
+        pol = step_policy(box, step, tmp_path, {"PATH": "/usr/bin:/bin"}, owner=None, programs=["/usr/bin/true"])
+        assert pol is not None and pol.sandbox is not None
+        argv = bwrap_argv("bwrap", pol.sandbox, tmp_path, ["/usr/bin/true"])
+        i = argv.index(str(shared))
+        assert argv[i - 1] == "--ro-bind" and argv[i + 1] == str(shared)
+    finally:
+        import shutil
+
+        shutil.rmtree(shared, ignore_errors=True)
