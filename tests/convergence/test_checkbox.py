@@ -105,6 +105,7 @@ def test_in_the_box_the_checks_write_only_the_workspace_and_see_nothing_of_goalk
 
 
 @needs_bwrap
+@pytest.mark.deep  # four sealed runs; the honest red-team case runs boxed in the suite
 def test_boxed_and_unboxed_runs_agree_on_honest_code(ws: Path, tmp_path: Path) -> None:
     pytest.importorskip("coverage")
     (ws / "app.py").write_text("def add(a, b):\n    return a + b\n\ndef unused(x):\n    return x\n")

@@ -232,7 +232,9 @@ def test_a_relay_that_keeps_the_real_pipe_out_of_reach_still_fails_the_seal(ws: 
     (ws / "app.py").write_text(hidden + APP)
     ok, why, tampered = _one(ws)
     assert not ok
-    assert any("failed their seal" in t or "dropped" in t for t in tampered), why
+    # which way it loses depends on when the forked forwarder runs: records that fail their seal, or
+    # no sealed end at all (the run proves nothing); never a pass
+    assert any("failed their seal" in t or "dropped" in t for t in tampered) or "no test report" in why, why
 
 
 def test_writing_forged_records_to_the_stream_is_tampering(ws: Path) -> None:
@@ -288,6 +290,7 @@ def test_a_wrapper_around_the_probe_cannot_send(ws: Path) -> None:
     assert not ok and any("outside the probe" in t for t in tampered), why
 
 
+@pytest.mark.deep  # two whole sealed runs; the honest red-team case runs the probe on honest code in the suite
 def test_honest_pipes_threads_and_forks_are_not_tampering(ws: Path) -> None:
     (ws / "app.py").write_text(APP.replace("a - b", "a + b"))
     (ws / "tests" / "test_more.py").write_text(textwrap.dedent('''
