@@ -330,12 +330,11 @@ def scan_changes(
             continue
         if is_cache(rel) and not name.endswith(_SOURCE):
             continue  # tool output; a *source* file under a cache folder imports like any other
-        if name.endswith(".py"):
+        if name.endswith(".py") and (rel in added or name == "__init__.py"):
             mod, top_level = _module_of(rel, now.files)
-            if rel in added or name == "__init__.py":
-                found = _shadowed(rel, mod, top_level, tool_mods, stdlib, project, now.files)
-                if found:
-                    out.append(Finding("shadow", rel, found))
+            found = _shadowed(rel, mod, top_level, tool_mods, stdlib, project, now.files)
+            if found:
+                out.append(Finding("shadow", rel, found))
         try:
             if path.stat().st_size > _TEXT_LIMIT:
                 continue

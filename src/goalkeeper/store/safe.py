@@ -171,6 +171,19 @@ def _mib(n: int) -> str:
     return f"{n / (1 << 20):.0f} MiB" if n >= 1 << 20 else f"{n} bytes"
 
 
+def _open_read(path: str | Path, root: str | Path | None, follow: bool, refuse: Refuse) -> int:
+    """A descriptor to read ``path`` as :func:`read_bounded` and :func:`read_tail` read it."""
+    try:
+        return _open_any(path, os.O_RDONLY | _NONBLOCK, 0, root=root, follow=follow, make_dirs=False,
+                         refuse=refuse)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        if e.errno == errno.ENOTDIR:
+            raise FileNotFoundError(errno.ENOENT, "not found", str(path)) from None
+        raise refuse(f"cannot read: {e.strerror or e}") from None
+
+
 def read_bounded(
     path: str | Path, *, limit: int, root: str | Path | None = None, follow_symlinks: bool = False,
     refuse: Refuse | None = None,
@@ -183,15 +196,7 @@ def read_bounded(
     home) follows no link below the home, and any other path no final link.
     """
     refuse = refuse or _corrupt(path)
-    try:
-        fd = _open_any(path, os.O_RDONLY | _NONBLOCK, 0, root=root, follow=follow_symlinks,
-                       make_dirs=False, refuse=refuse)
-    except FileNotFoundError:
-        raise
-    except OSError as e:
-        if e.errno == errno.ENOTDIR:
-            raise FileNotFoundError(errno.ENOENT, "not found", str(path)) from None
-        raise refuse(f"cannot read: {e.strerror or e}") from None
+    fd = _open_read(path, root, follow_symlinks, refuse)
     try:
         st = _check_regular(fd, refuse)
         if st.st_size > limit:
@@ -219,12 +224,7 @@ def read_tail(path: str | Path, *, limit: int, root: str | Path | None = None,
     """The last ``limit`` bytes of the regular file ``path`` (a log), opened as
     :func:`read_bounded` opens it: no link below the home, a FIFO never waited on."""
     refuse = refuse or _corrupt(path)
-    try:
-        fd = _open_any(path, os.O_RDONLY | _NONBLOCK, 0, root=root, follow=False, make_dirs=False, refuse=refuse)
-    except FileNotFoundError:
-        raise
-    except OSError as e:
-        raise refuse(f"cannot read: {e.strerror or e}") from None
+    fd = _open_read(path, root, False, refuse)
     try:
         st = _check_regular(fd, refuse)
         if st.st_size > limit:
