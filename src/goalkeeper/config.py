@@ -85,6 +85,13 @@ class GoalDefaults(BaseModel):
     sandbox: Literal["auto", "bwrap", "none"] | None = Field(default=None, description="--sandbox")
     no_progress: int | None = Field(default=None, ge=1, description="iterations without change before no_progress")
 
+    @field_validator("max_iterations", "max_dollars", "no_progress", "max_duration", "maker_timeout", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, v: object) -> object:
+        if isinstance(v, bool):  # TOML true would otherwise be read as the number 1
+            raise ValueError("expected a number, not true/false")
+        return v
+
     @field_validator("max_iterations")
     @classmethod
     def _positive(cls, v: int | str | None) -> int | str | None:

@@ -20,7 +20,7 @@ from typing import Any
 __all__ = ["MASK", "is_secret_name", "redact", "redact_obj", "secret_names", "secret_values"]
 
 MASK = "[redacted]"
-_NAMES = re.compile(r"KEY|TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE", re.I)
+_NAMES = re.compile(r"KEY|TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)PAT(?:$|_)", re.I)
 _NOT_SECRET = frozenset({"GOALKEEPER_KEYS", "SSH_AUTH_SOCK", "XAUTHORITY", "KEYTIMEOUT", "GPG_AGENT_INFO"})
 _SHAPES = re.compile(
     # A key without its END line stops at a quote: the text may be serialised JSON.
@@ -31,6 +31,7 @@ _SHAPES = re.compile(
     r"|\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
     r"|(?i:(?<=authorization: )(?:bearer|basic|token) [^\s\"',;]{8,})"
     r"|(?i:(?<=x-api-key: )[^\s\"',;]{8,})"
+    r"|(?<=://)[^/\s:@\"']+:[^/\s@\"']+(?=@)"  # user:password in a URL
 )
 
 
@@ -46,7 +47,7 @@ def secret_names(env: Mapping[str, str]) -> list[str]:
     with the goal, in the state home, so callers refuse it: export it instead, and the checks
     inherit it from the environment, masked in every file.
     """
-    return sorted(k for k, v in env.items() if is_secret_name(k) and len(v) >= 8)
+    return sorted(k for k, v in env.items() if (is_secret_name(k) and len(v) >= 8) or _SHAPES.search(v))
 
 
 def secret_values(env: Mapping[str, str] | None = None) -> list[str]:
