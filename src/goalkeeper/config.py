@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .convergence.goal import LONGEST_SECONDS, parse_duration
 from .errors import ConfigError
 from .store.home import home, workspace_root
 from .store.safe import read_bounded
@@ -52,7 +53,6 @@ __all__ = [
 
 CONFIG_NAME = "config.toml"
 _MAX_BYTES = 1 << 20
-_DURATION = re.compile(r"^\s*\d+(?:\.\d+)?\s*(ms|s|m|h|d)?\s*$")
 Scalar = str | int | float | bool
 
 
@@ -131,10 +131,16 @@ class GoalDefaults(BaseModel):
     @field_validator("max_duration", "maker_timeout")
     @classmethod
     def _duration(cls, v: str | float | None) -> str | float | None:
-        if isinstance(v, str) and v.lower() not in ("none", "unlimited") and not _DURATION.match(v):
-            raise ValueError(f"cannot read duration {v!r}; write it like '2h', '30m', '90s' or 45")
-        if isinstance(v, int | float) and (v <= 0 or not math.isfinite(v)):
+        if v is None or (isinstance(v, str) and v.lower() in ("none", "unlimited")):
+            return v
+        try:
+            seconds = parse_duration(v)
+        except ConfigError as e:
+            raise ValueError(str(e)) from None
+        if seconds is None or seconds <= 0 or not math.isfinite(seconds):
             raise ValueError("a duration must be positive and finite")
+        if seconds > LONGEST_SECONDS:
+            raise ValueError("a duration must be at most ten years ('3650d')")
         return v
 
     def set_keys(self) -> dict[str, Any]:

@@ -76,6 +76,8 @@ Phase = Literal["maker", "conditions", "oracle", "done"]
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
 _UNIT = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, None: 1.0}
+# Ten years: longer than any run, short enough for every timer it reaches (poll, timedelta, Temporal).
+LONGEST_SECONDS = 3650 * 86400.0
 
 
 def parse_duration(text: str | float | int | None) -> float | None:
@@ -97,6 +99,8 @@ def _check_duration(v: str | float | None) -> None:
         raise ValueError(str(e)) from None
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
         raise ValueError(f"duration {v!r} must be a positive, finite number of seconds (or like '30m')")
+    if seconds is not None and seconds > LONGEST_SECONDS:
+        raise ValueError(f"duration {v!r} is longer than ten years; give at most '3650d' (or 'none' where allowed)")
 
 
 MAX_CONDITIONS = 100  # more stopping conditions than any real goal; past it, sealed checks take hours
@@ -116,7 +120,7 @@ def check_env_names(env: dict[str, str], where: str = "check_env") -> dict[str, 
 def _finite(v: float | None, what: str) -> float | None:
     if v is not None and not math.isfinite(v):
         raise ValueError(f"{what} must be a finite number, not {v!r}")
-    return v
+    return None if v is None else v + 0.0  # -0.0 + 0.0 is 0.0: a budget of "-0" is stored as 0
 
 
 class _Model(BaseModel):
@@ -188,6 +192,8 @@ class Budget(_Model):
         except ConfigError as e:
             raise ValueError(str(e)) from None
         _finite(seconds, "maxDuration")
+        if seconds is not None and seconds > LONGEST_SECONDS:
+            raise ValueError("maxDuration is longer than ten years; give at most '3650d', or 'none' for no limit")
         return v
 
 
