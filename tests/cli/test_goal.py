@@ -137,7 +137,8 @@ def test_hard_rules_are_clear_errors(run_cli: Run, tmp_path: Path) -> None:
     assert run_cli("goal", "show", "goal-zzzzzzzz").returncode == 1
 
 
-@pytest.mark.parametrize("kill_after", ["iteration.started", "maker.finished"])
+# The second instant is a deep case: the first already proves resume loses no iteration.
+@pytest.mark.parametrize("kill_after", ["iteration.started", pytest.param("maker.finished", marks=pytest.mark.deep)])
 def test_kill_9_then_resume_loses_no_iteration(run_cli: Run, tmp_path: Path, kill_after: str) -> None:
     gid, ws = _step_goal(run_cli, tmp_path, "0.5")
     loop = Loop(gid, ws, "run")

@@ -67,6 +67,7 @@ def test_kill_9_mid_maker_another_worker_finishes_without_losing_or_repeating(
     assert starts == [(1, False), (2, False), (2, True), (3, False)]
 
 
+@pytest.mark.deep  # the suite keeps test_temporal_runs and the API's Temporal test; this whole run goes deep
 def test_pause_and_resume_signals_behave_as_locally(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path
 ) -> None:
@@ -102,6 +103,7 @@ def test_pause_and_resume_signals_behave_as_locally(
     assert [e["event"] for e in events(g.goal_id)].count("goal.paused") == 1
 
 
+@pytest.mark.deep
 def test_budget_escalation_and_resume_with_a_raised_budget(
     temporal_server: DevServer, workers: Workers, queue: str, tmp_path: Path
 ) -> None:

@@ -128,8 +128,9 @@ def total_writes(text: str, tmp: Path) -> int:
     return 2 * len(RunStore(st.run_id, tmp / "count-home").events()) + 1  # append + save each, and the first state
 
 
-@pytest.mark.parametrize(("text", "actions"), [(CHAIN, ["make_a", "make_b", "make_c"]), (LINK, ["finish", "link"])],
-                         ids=["chain", "replan"])
+@pytest.mark.parametrize(("text", "actions"), [(CHAIN, ["make_a", "make_b", "make_c"]),
+                                          pytest.param(LINK, ["finish", "link"], marks=pytest.mark.deep)],
+                         ids=["chain", "replan"])  # the replan spec's crash points are a deep case
 def test_a_crash_before_any_write(text: str, actions: list[str], tmp_path: Path,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     every = 1 if text is CHAIN else 2  # the longer run: only within steps, where it matters most
