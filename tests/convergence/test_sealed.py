@@ -42,6 +42,13 @@ def test_outcomes_come_from_the_probe(ws: Path) -> None:
     assert not ok and "failing: tests/test_app.py::test_add" in why
 
 
+def test_the_probe_adds_no_warning_to_the_output_the_user_reads(ws: Path) -> None:
+    run = run_sealed([PYTEST], ws)
+    r = run.results[0]
+    assert r.passed and "passed" in r.output_tail
+    assert "PytestAssertRewriteWarning" not in r.output_tail and "warning" not in r.output_tail.lower()
+
+
 def test_a_shadowing_pytest_module_in_the_workspace_is_not_run(ws: Path) -> None:
     (ws / "pytest.py").write_text("print('10 passed in 0.01s'); raise SystemExit(0)\n")
     (ws / "app.py").write_text("def add(a, b):\n    return a - b\n")

@@ -21,6 +21,9 @@ tampering. The key and the descriptor live in closures, not module
 attributes. Code under test runs in this same process, so this raises the
 bar rather than closing it: code that digs the key out of the interpreter's
 memory can still forge (see docs/verdict-integrity.md).
+
+PYTEST_DONT_REWRITE: pytest reads that marker in this docstring; the bootstrap imports the probe
+before pytest could rewrite it, and without the marker every sealed run would print a warning.
 """
 
 import hmac
