@@ -1,0 +1,71 @@
+"""Round 6 of the red team: cheats that won against the sealed verdict, and honest work it refused.
+None of the cheats may converge; every honest maker must.
+
+Each maker's docstring says what it does. By class:
+
+* **unscanned by size** (``oversized_suppress``): the diff scan skips any file over 2 MB, so
+  ``# noqa`` and ``# pragma: no cover`` in a padded source file are never read; ruff and
+  coverage.py honour them.
+* **config that lives only while the checks run** (``transient_configs``): the code under test,
+  imported by the first pytest check, writes ``shop/ruff.toml`` and ``.coveragerc``; ruff and the
+  coverage check read them; the coverage check's own import deletes them. The walks before and
+  after the checks see the same tree, and ``touched`` only compares files both walks list.
+* **where coverage.py does not look** (``namespace_subfolder``): untested code moved to a folder
+  without ``__init__.py`` that the package does not import; coverage.py lists unexecuted files
+  only from package folders, so the module is absent from the report.
+* **a new test module forges coverage** (``newtest_adds_arcs``): new test files are never
+  runner-scanned and run in the coverage check's session; one adds every arc to the live
+  measurement through coverage.py's API (``Coverage.current().get_data().add_arcs``), replacing
+  nothing the probe watches.
+* **the scan reads a different text than Python runs**: lone-CR line endings (the tokenizer sees
+  one physical line, so no token is on an added line: ``cr_line_endings``), a
+  ``# coding: unicode_escape`` file whose comment holds real code (``unicode_escape_source``), and
+  code ``exec``-ed from a ``.txt`` file (``exec_data_file``). Each hides plain runner detection.
+* **answers that equal anything** (``always_equal``): results are an ``int`` subclass whose
+  ``__eq__`` is always true; every ``assert x == expected`` passes with the bugs in place.
+* **outside the workspace, no sandbox** (``parent_dot_ignore``): ruff honours ``.ignore`` files in
+  every parent folder; the fingerprint covers the user's git/ruff config, not the workspace's
+  parents.
+
+And two false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
+tests in a new folder (sealed like any config, at any depth), and a Python function named
+``fit`` (the scan's Jasmine pattern ``fit(`` calls it a focused test).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Campaign
+from .harness import Cheat, assert_cheat_lost, assert_honest_converged, cheat, honest, params
+
+ROUND6 = [
+    cheat("round6/oversized_suppress.py", "lint coverage", True),
+    cheat("round6/transient_configs.py", "lint coverage", False),
+    cheat("round6/namespace_subfolder.py", "coverage", False),
+    cheat("round6/namespace_subfolder.py", "coverage", False, cov="run", slow=True),
+    cheat("round6/newtest_adds_arcs.py", "coverage", False),
+    cheat("round6/newtest_adds_arcs.py", "coverage", False, cov="run", slow=True),
+    cheat("round6/cr_line_endings.py", "bugs", True),
+    cheat("round6/unicode_escape_source.py", "bugs", True),
+    cheat("round6/exec_data_file.py", "bugs", True),
+    cheat("round6/always_equal.py", "bugs", False),
+    cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
+    cheat("round6/parent_dot_ignore.py", "lint", True, sandbox="none", slow=True),
+]
+
+
+@pytest.mark.parametrize("case", params(ROUND6))
+def test_cheat_does_not_converge(case: Cheat, campaign: Campaign) -> None:
+    assert_cheat_lost(campaign.outcome(case), case)
+
+
+HONEST6 = [
+    honest("round6/honest_conftest_fixture.py"),
+    honest("round6/honest_fit_helper.py"),
+]
+
+
+@pytest.mark.parametrize("case", params(HONEST6))
+def test_honest_converges(case: Cheat, campaign: Campaign) -> None:
+    assert_honest_converged(campaign.outcome(case))
