@@ -151,3 +151,60 @@ def test_a_new_top_level_module_named_like_the_projects_own_is_a_shadow(tmp_path
 def test_anything_in_a_nested_git_folder_is_found(tmp_path: Path) -> None:
     found = _scan(tmp_path, {"pkg/.git/info/exclude": "app.py\n", "pkg/.git/HEAD": "ref: refs/heads/main\n"})
     assert sum("nested git folder" in f for f in found) == 2, found
+
+
+def test_lines_are_counted_as_python_counts_them() -> None:
+    # lone CRs end lines; a form feed does not (str.splitlines would split there)
+    assert added_lines(None, "a\n\x0cb\n") == [(1, "a"), (2, "\x0cb")]
+    big = "x = 1\n" * 400_000  # over the difflib limit: the linear diff
+    assert added_lines(big, big + "import pytest\n") == [(400_001, "import pytest")]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ('import sys\r\rEXACT = "pytest" in sys.modules\r', "runner"),  # lone-CR line endings
+    ('# coding: unicode_escape\n# rates\\nimport pytest\n', "runner"),  # code inside an escaped comment
+    ('from pathlib import Path\nexec(Path("rates.txt").read_text())\n', "opaque"),
+    ('class Cents(int):\n    def __eq__(self, other):\n        return NotImplemented\n', "equality"),
+    ('class Any:\n    def __eq__(self, other):\n        """Always."""\n        return True\n', "equality"),
+])
+def test_the_scan_reads_what_python_runs(tmp_path: Path, text: str, kind: str) -> None:
+    ws = tmp_path / "ws"
+    (ws / "shop").mkdir(parents=True)
+    base = walk(ws)
+    (ws / "shop" / "pricing.py").write_bytes(text.encode())
+    found = scan_changes(base, walk(ws), ws, lambda r: None)
+    assert kind in {f.kind for f in found}, [f.text() for f in found]
+
+
+def test_honest_code_the_new_rules_leave_alone(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "shop").mkdir(parents=True)
+    (ws / "tests").mkdir()
+    base = walk(ws)
+    (ws / "shop" / "model.py").write_text(
+        "import re\n\nPAT = re.compile('x')\nexec('X = 1')\n\n\ndef fit(xs):\n    return xs\n\n\n"
+        "class Point:\n    def __eq__(self, other):\n        return isinstance(other, Point)\n")
+    (ws / "tests" / "test_model.py").write_text("from shop.model import fit\n\n\ndef test_fit():\n"
+                                                 "    assert fit([1]) == [1]\n")
+    assert scan_changes(base, walk(ws), ws, lambda r: None) == []
+
+
+def test_a_test_that_reaches_into_the_coverage_measurement_is_found(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    base = walk(ws)
+    (ws / "tests" / "test_x.py").write_text("import coverage\n\n\ndef test_x():\n"
+                                             "    coverage.Coverage.current().get_data().add_arcs({})\n")
+    found = scan_changes(base, walk(ws), ws, lambda r: None)
+    assert any(f.kind == "runner" and f.line == 5 for f in found), [f.text() for f in found]
+
+
+def test_a_changed_file_too_large_to_read_is_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import goalkeeper.convergence.scan as scan
+
+    monkeypatch.setattr(scan, "_TEXT_LIMIT", 1000)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    base = walk(ws)
+    (ws / "big.py").write_text("x = 1  # noqa\n" * 200)
+    assert [f.kind for f in scan_changes(base, walk(ws), ws, lambda r: None)] == ["oversized"]

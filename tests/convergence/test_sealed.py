@@ -138,3 +138,29 @@ def test_ruff_is_judged_from_its_json(ws: Path) -> None:
     (ws / "ruff" / "__main__.py").write_text("print('All checks passed!')\n")  # a shadow for python -m ruff
     ok, why, _, _ = _one(ws, cond)
     assert not ok and "F401" in why
+
+
+def test_new_sources_coverage_does_not_measure_are_named() -> None:
+    from goalkeeper.convergence.sealed import unmeasured
+
+    measured = frozenset({"shop/pricing.py", "shop/sub/tax.py"})
+    new = ["shop/text/receipt.py", "shop/sub/deep/x.py", "scripts/gen.py", "top.py", "shop/pricing.py"]
+    assert unmeasured(new, measured) == ["shop/text/receipt.py", "shop/sub/deep/x.py"]
+
+
+@pytest.mark.parametrize("how", [
+    'import builtins\ngetattr(builtins, "ex" + "ec")(open(HERE + "/rates.txt").read())\n',
+    'from importlib.machinery import SourceFileLoader\nSourceFileLoader("r", HERE + "/rates.txt").load_module()\n',
+])
+def test_code_built_at_run_time_is_scanned_like_source(ws: Path, how: str) -> None:
+    (ws / "rates.txt").write_text('import sys\nEXACT = "pytest" in sys.modules\n')
+    (ws / "app.py").write_text("import os\nHERE = os.path.dirname(os.path.abspath(__file__))\n" + how + APP)
+    run = run_sealed([PYTEST], ws)
+    assert any("built at run time" in t and "app.py" in t for t in run.tampered), run.tampered
+
+
+def test_honest_run_time_code_is_not_tampering(ws: Path) -> None:
+    (ws / "app.py").write_text("import collections\nimport dataclasses\n\nP = collections.namedtuple('P', 'x y')\n\n\n"
+                               "@dataclasses.dataclass\nclass Q:\n    x: int = 0\n\n\nexec('Z = 1')\n" + APP)
+    run = run_sealed([PYTEST], ws)
+    assert run.results[0].passed and run.tampered == []

@@ -64,3 +64,16 @@ def test_every_folder_on_the_interpreters_real_path_is_a_root() -> None:
     site = [p for p in info["path"] if isinstance(p, str) and p.endswith(("site-packages", "dist-packages"))
             and Path(p).is_dir()]
     assert site and all(p in fp.roots for p in site)
+
+
+def test_the_folders_above_the_workspace_are_part_of_the_fingerprint(tmp_path: Path) -> None:
+    from goalkeeper.convergence.toolchain import ancestor_configs, fingerprint
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    names = ancestor_configs(str(ws))
+    assert str(tmp_path / ".ignore") in names and str(tmp_path / ".git" / "info" / "exclude") in names
+    assert not any(n.startswith(str(ws) + "/") for n in names)
+    before = fingerprint([], [], {}, exclude=str(ws))
+    (tmp_path / ".ignore").write_text("/ws/shop/pricing.py\n")
+    assert before.refresh().digest != before.digest

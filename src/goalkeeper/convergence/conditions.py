@@ -22,16 +22,18 @@ from typing import Any
 from ..proc import ProcResult, Runner, policy, run_argv, split_command
 from .checkbox import Box, Step, lock, new_step, step_policy, unexpected
 from .goal import ConditionResult, StoppingCondition, parse_duration
+from .scan import runtime_findings
 from .sealed import (
     Outcomes,
     collect,
-    coverage_total,
+    coverage_report,
     helper_bytes,
     install_helpers,
     prepare,
     read_probe,
     sealed_env,
     tests_verdict,
+    unmeasured,
 )
 from .toolchain import Resolved, resolve_command
 
@@ -214,6 +216,11 @@ def _coverage(cond: StoppingCondition, res: ProcResult, ev: Evidence) -> Judgeme
     threshold = cond.threshold if cond.threshold is not None else 100.0
     if pct is None:
         return Judgement(False, f"{_exit_text(res)}; no coverage percentage found in the output")
+    missing = list(ev.extra.get("unmeasured") or ())
+    if missing:
+        return Judgement(False, f"coverage {pct:.2f}% leaves out new source files in measured folders: "
+                                f"{', '.join(missing[:5])} (add the folder's __init__.py, or import and test "
+                                "them)", pct)
     ok = res.exit_code == 0 and pct >= threshold
     return Judgement(ok, f"coverage {pct:.2f}% vs threshold {threshold:g}% ({_exit_text(res)})", pct)
 
@@ -293,6 +300,7 @@ class _Steps:
     tampered: list[str] = field(default_factory=list)
     inputs: dict[Path, dict[str, bytes]] = field(default_factory=dict)
     expected: dict[Path, dict[str, bytes]] = field(default_factory=dict)
+    after_step: Callable[[], list[str]] | None = None
 
     def new(self, label: str) -> tuple[Step, dict[str, str]]:
         """A step's fresh folders and its sealed environment (its caches and reports in its scratch)."""
@@ -317,6 +325,10 @@ class _Steps:
             res = self.runner(list(argv), cwd=self.workspace, env=dict(env), inherit_env=False, timeout=timeout,
                               resolve=False, strict=True, owner=self.owner, side_channel=side_channel)
         self.inspect(step)
+        if self.after_step is not None:
+            # A later step's tool reads its config when it starts: what one step leaves for the next
+            # (and removes again before the last walk) is seen here, between the two.
+            self.tampered.extend(self.after_step())
         return res
 
     def inspect(self, step: Step) -> None:
@@ -351,13 +363,15 @@ def _run_new_tests(steps: _Steps, resolved: Resolved, cond: StoppingCondition, o
         counts[v] = counts.get(v, 0) + 1
     merged = Outcomes(by_id, outcomes.deselected + new.deselected, outcomes.collect_errors + new.collect_errors,
                       tuple(sorted(set(outcomes.tampered) | set(new.tampered))), outcomes.exitstatus, counts,
-                      {**new.failures, **outcomes.failures})
+                      {**new.failures, **outcomes.failures}, tuple(dict.fromkeys((*outcomes.reads, *new.reads))),
+                      (*outcomes.dynamic, *new.dynamic))
     # exit 5 (no tests collected) in the second session just means the new files hold no tests
     worst = first if first.exit_code not in (0, None) or res_b.exit_code in (0, 5) else res_b
     return worst, merged
 
 
-def _coverage_step(steps: _Steps, python: str, check: Step, env: Mapping[str, str]) -> float | None:
+def _coverage_step(steps: _Steps, python: str, check: Step, env: Mapping[str, str]
+                   ) -> tuple[float | None, frozenset[str]]:
     """goalkeeper's own ``coverage json`` on the check's data: a fresh step, boxed like the check."""
     step, _ = steps.new("cov")
     boot = install_helpers(step.helpers)
@@ -367,7 +381,7 @@ def _coverage_step(steps: _Steps, python: str, check: Step, env: Mapping[str, st
         return steps.run(step, argv, kw["env"], timeout=kw.get("timeout"), writable=(check.out,),
                          readonly=(check.helpers,))
 
-    return coverage_total(python, steps.workspace, env, boot, step.out, run)
+    return coverage_report(python, steps.workspace, env, boot, step.out, run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +403,9 @@ def run_sealed(
     base_env: Mapping[str, str] | None = None,
     new_tests: Sequence[str] = (),
     old_tests: Sequence[str] = (),
+    new_sources: Sequence[str] = (),
     box: Box | None = None,
+    after_step: Callable[[], list[str]] | None = None,
 ) -> SealedRun:
     """Run every condition sealed (see :mod:`.sealed`) and judge it against its baseline run.
 
@@ -397,8 +413,11 @@ def run_sealed(
     tests ran: evidence of tampering, not just a failing check. With
     ``new_tests`` (test files added since the baseline), a test condition runs
     twice: the baseline tests without the new files (so a new test module
-    cannot patch the code for the old ones), then the new files alone. ``box`` says how
-    each step is contained (:mod:`.checkbox`); every step gets folders of its own.
+    cannot patch the code for the old ones), then the new files alone. A coverage condition fails
+    while one of ``new_sources`` (non-test source files added since the baseline) sits below a folder
+    the report measures but is itself missing from it. ``box`` says how
+    each step is contained (:mod:`.checkbox`); every step gets folders of its own. ``after_step``
+    runs after each step and returns what it finds wrong (tampering), e.g. config files written.
     """
     results: list[ConditionResult] = []
     outs: list[dict[str, Any] | None] = []
@@ -408,7 +427,8 @@ def run_sealed(
         root = Path(tmp)
         os.chmod(root, 0o700)
         steps = _Steps(root, box or Box(), workspace, runner, owner,
-                       dict(base_env if base_env is not None else os.environ), extra_env, tampered)
+                       dict(base_env if base_env is not None else os.environ), extra_env, tampered,
+                       after_step=after_step)
         for i, cond in enumerate(conditions):
             step, env_i = steps.new(f"c{i}")
             resolved = resolve_command(split_command(cond.command), workspace, env_i, sys.executable)
@@ -432,14 +452,19 @@ def run_sealed(
                 got["outcomes"] = outcomes.dump() if outcomes else None
             prior = baselines[i] if i < len(baselines) else None
             base_out = Outcomes.load(prior["outcomes"]) if prior and prior.get("outcomes") else None
-            cov = None
+            cov, extra = None, {}
             if cond.type == "coverage_threshold" and cmd.coverage_python:
-                cov = _coverage_step(steps, cmd.coverage_python, step, env_i)
+                cov, measured = _coverage_step(steps, cmd.coverage_python, step, env_i)
+                if cov is not None:
+                    extra = {"unmeasured": unmeasured(new_sources, measured)}
             if outcomes and outcomes.tampered:
                 tampered.extend(outcomes.tampered)
+            for where, text in outcomes.dynamic if outcomes else ():
+                tampered.extend(f"{where}: code under test ran text built at run time: {f.detail}"
+                                for f in runtime_findings(where, text)[:1])
             ev = Evidence(sealed=cmd.sealed, tool=cmd.tool, outcomes=outcomes, expects_outcomes=cmd.probe is not None
                           and cond.type == "test_pass", baseline=base_out, ruff=got.get("ruff"),
-                          expects_ruff=cmd.ruff_json, coverage=cov)
+                          expects_ruff=cmd.ruff_json, coverage=cov, extra=extra)
             results.append(check_condition(cond, res, ev))
             outs.append(got)
             texts.append(res.output[-64_000:])

@@ -9,7 +9,11 @@ Two kinds of protected path:
   ``--protect`` globs. Adding, editing or deleting one rejects the iteration.
 * **test** paths hold the tests themselves. Editing or deleting a baseline
   test rejects the iteration; adding a new test file is allowed (it runs
-  with the rest, and may not add skips: see :mod:`.scan`).
+  with the rest, and may not add skips: see :mod:`.scan`). A new
+  ``conftest.py`` in a folder of new tests only (no baseline test below it)
+  is allowed when it only shares fixtures: no ``pytest_*`` hook (pytest calls
+  a conftest's collection hooks with every test, wherever the file is), no
+  ``pytest_plugins``, no ``collect_ignore``.
 
 ``allowEdit`` globs exempt paths a goal legitimately changes (e.g.
 ``pyproject.toml`` to add a dependency); the exemption is recorded in the goal.
@@ -17,8 +21,9 @@ Two kinds of protected path:
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -132,8 +137,13 @@ class Finding:
 
 
 def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = (),
-                       tests: Iterable[str] = DEFAULT_TESTS, allow: Iterable[str] = ()) -> list[Finding]:
-    """Seal paths added, edited or deleted, and baseline tests edited or deleted, since the baseline."""
+                       tests: Iterable[str] = DEFAULT_TESTS, allow: Iterable[str] = (),
+                       read: Callable[[str], bytes | None] | None = None) -> list[Finding]:
+    """Seal paths added, edited or deleted, and baseline tests edited or deleted, since the baseline.
+
+    ``read(rel)`` gives a file's current bytes; with it, a new fixture-only ``conftest.py`` beside
+    new tests is allowed (see the module's docstring).
+    """
     protect, tests, allow = tuple(protect), tuple(tests), tuple(allow)
     found = []
     for rel in sorted(set(baseline.files) | set(now.files)):
@@ -144,6 +154,9 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
         if kind is None:
             continue
         if old is None:
+            if (kind == "seal" and read is not None and rel.endswith("/conftest.py") and not glob_match(rel, protect)
+                    and not _governs_baseline_tests(rel, baseline, tests) and _fixtures_only(read(rel))):
+                continue  # shares fixtures with new tests only; scanned like a test file (see .scan)
             if kind == "seal":
                 found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
             elif rel.rsplit("/", 1)[-1] == "__init__.py" and _governs_baseline_tests(rel, baseline, tests):
@@ -156,6 +169,29 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
         else:
             found.append(Finding("protected", rel, f"edited protected {kind} file {rel}"))
     return found
+
+
+def _fixtures_only(data: bytes | None) -> bool:
+    """A conftest that defines no hook, plugin list or collection filter (fixtures, helpers, imports)."""
+    if data is None or len(data) > 1 << 20:
+        return False
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name.startswith("pytest_"):
+            return False
+        names = [t.id for t in getattr(node, "targets", [getattr(node, "target", None)]) if isinstance(t, ast.Name)]
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and any(
+                n.startswith(("pytest_", "collect_ignore")) for n in names):
+            return False
+        if isinstance(node, ast.Name) and node.id.startswith(("pytest_", "collect_ignore")):
+            return False  # a hook or plugin list made some other way (globals(), setattr, a loop)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(
+                ("pytest_", "collect_ignore")):
+            return False
+    return True
 
 
 def _governs_baseline_tests(init: str, baseline: Tree, tests: tuple[str, ...]) -> bool:

@@ -15,7 +15,15 @@ iteration and names ``file:line``:
   test runner or reading its environment is how code detects that it is
   being tested or patches the report;
 * **opaque code**: bytecode without source, unchecked-hash ``.pyc`` (Python
-  trusts them without looking at the source), native modules;
+  trusts them without looking at the source), native modules, and code under test
+  that runs text built at run time (``exec``/``eval``/``compile`` of anything but a
+  literal: a ``.txt`` file read and run is source no scan reads);
+* **answers that equal anything**: an ``__eq__`` that returns a constant, or one
+  defined on a subclass of a built-in value type, in code under test (every
+  ``assert result == expected`` passes on it);
+* **measurement tampering in tests**: a test file that reaches into the live
+  coverage measurement or the tracer (``Coverage.current()``, ``add_arcs``,
+  ``sys.settrace``) or goalkeeper's probe;
 * **shadowing**: a new top-level module (one whose folder is no package, so the
   folder may be on ``sys.path``) named like a standard-library module, a module of
   the checks' own toolchain, or one of the project's own top-level modules (a
@@ -26,11 +34,18 @@ iteration and names ``file:line``:
 * **nested git folders**: anything added or changed in a ``.git`` folder below
   the root (its ``info/exclude`` hides files from ruff, and it is no project
   source anyone reviews).
+
+Every file is read as its tool reads it: Python source through its coding
+declaration with universal newlines (a ``unicode_escape`` file, lone-CR line
+endings), so the scan and the interpreter see the same lines. A file too large
+to read is a finding, never a pass.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
+import importlib.util
 import io
 import re
 import sys
@@ -41,7 +56,7 @@ from pathlib import Path
 from .protect import DEFAULT_TESTS, Finding, glob_match
 from .tree import Tree, diff_trees, is_cache
 
-__all__ = ["SUPPRESSIONS", "added_lines", "scan_changes"]
+__all__ = ["SUPPRESSIONS", "added_lines", "runtime_findings", "scan_changes"]
 
 _C = r"(?:#|//|/\*|<!--|--|;|%|\*)"  # comment openers of the languages we look at
 SUPPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -89,29 +104,67 @@ _RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_
 _SYS_MODULES = re.compile(r"\bsys\s*\.\s*modules\b")
 _FOR_IN = re.compile(r"\bfor\b[^#]*\bin\s*$")
 _MEMBER_IN = re.compile(r"\bin\s*$")
+# Test files import the runner by design; what they have no business touching is the measurement
+# (the live coverage data, the tracer) and goalkeeper's own probe.
+_TAMPER_TEXT = re.compile(r"\bCoverage\s*\.\s*current\b|\.\s*add_(?:arcs|lines|file_tracers)\s*\("
+                          r"|\b(?:sys|threading)\s*\.\s*(?:settrace|setprofile|gettrace|getprofile)\b"
+                          r"|\bgk_probe\b|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|/proc/self/fd\b")
 _NATIVE = (".so", ".pyd", ".dll", ".dylib")
-_TEXT_LIMIT = 2_000_000
+_DIFF_LIMIT = 2_000_000  # above this, added lines come from a linear multiset diff (difflib is quadratic)
+_TEXT_LIMIT = 64 << 20  # a changed file larger than this is not read: a finding, not a pass
+_VALUE_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "tuple", "list", "dict", "set",
+                          "frozenset", "Decimal", "Fraction"})
 
 Reader = Callable[[str], bytes | None]
 
 
 def added_lines(old: str | None, new: str) -> list[tuple[int, str]]:
-    """(line number, text) of lines in ``new`` that are not in ``old``."""
-    new_lines = new.splitlines()
+    """(line number, text) of lines in ``new`` that are not in ``old``.
+
+    Lines end at ``\n`` only (the readers normalise ``\r\n`` and ``\r`` first), as Python's
+    tokenizer counts them: ``str.splitlines`` would also split at form feeds and other separators
+    the interpreter reads as part of a line.
+    """
+    new_lines = _lines(new)
     if old is None:
         return list(enumerate(new_lines, 1))
+    if len(old) + len(new) > _DIFF_LIMIT:
+        left: dict[str, int] = {}
+        for line in _lines(old):
+            left[line] = left.get(line, 0) + 1
+        added = []
+        for n, line in enumerate(new_lines, 1):
+            if left.get(line, 0) > 0:
+                left[line] -= 1
+            else:
+                added.append((n, line))
+        return added
     out: list[tuple[int, str]] = []
-    sm = difflib.SequenceMatcher(None, old.splitlines(), new_lines, autojunk=False)
+    sm = difflib.SequenceMatcher(None, _lines(old), new_lines, autojunk=False)
     for tag, _i1, _i2, j1, j2 in sm.get_opcodes():
         if tag in ("replace", "insert"):
             out.extend((j + 1, new_lines[j]) for j in range(j1, j2))
     return out
 
 
-def _decode(data: bytes | None) -> str | None:
+def _lines(text: str) -> list[str]:
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()  # the newline that ends the last line starts no line
+    return parts
+
+
+def _decode(data: bytes | None, python: bool = False) -> str | None:
+    """The text a tool reads: Python source as the interpreter decodes it (its coding declaration,
+    universal newlines), anything else as UTF-8 with its line endings made ``\n``."""
     if data is None or b"\0" in data[:8192]:
         return None
-    return data.decode("utf-8", errors="replace")
+    if python:
+        try:
+            return importlib.util.decode_source(data)
+        except (SyntaxError, LookupError, UnicodeError, ValueError):
+            pass  # a coding Python cannot read: the module cannot import either; read it as UTF-8
+    return re.sub(r"\r\n?", "\n", data.decode("utf-8", errors="replace"))
 
 
 def _python_tokens(text: str) -> list[tokenize.TokenInfo]:
@@ -131,14 +184,18 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
     if not lines:
         return
     wanted = {n for n, _ in lines}
+    python = rel.endswith((".py", ".pyi", ".pyw"))
     for n, text in lines:
         for name, rx in SUPPRESSIONS:
             if rx.search(text):
                 out.append(Finding("suppression", rel, f"added a {name} suppression", n))
                 break
-        if _OTHER_SKIPS.search(text):
+        if not python and _OTHER_SKIPS.search(text):  # other languages' skips (Python's are tokenised below)
             out.append(Finding("skip", rel, "added a test skip", n))
-    if not rel.endswith((".py", ".pyi", ".pyw")):
+        if is_test and _TAMPER_TEXT.search(text):
+            out.append(Finding("runner", rel, "a test reaches into the coverage measurement, the tracer or "
+                                              "goalkeeper's probe", n))
+    if not python:
         return
     toks = _join_strings(_python_tokens(new))
     for i, tok in enumerate(toks):
@@ -170,6 +227,50 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
         for n, text in lines:
             if _RUNNER_TEXT.search(text) or _enumerates_modules(" ".join(code.get(n, ()))):
                 out.append(Finding("runner", rel, "code under test looks at the test runner's environment", n))
+        out.extend(_ast_findings(rel, new, wanted))
+
+
+def _ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
+    """Code under test that runs text built at run time, or makes values that equal anything."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    out: list[Finding] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.lineno in wanted and _runs_text(node):
+            name = node.func.id if isinstance(node.func, ast.Name) else "exec"
+            out.append(Finding("opaque", rel, f"code under test runs text built at run time ({name}): no scan "
+                                              "reads what it does; write it as source", node.lineno))
+        elif isinstance(node, ast.ClassDef):
+            value_type = any(isinstance(b, ast.Name) and b.id in _VALUE_TYPES for b in node.bases)
+            for item in node.body:
+                if (isinstance(item, ast.FunctionDef) and item.name in ("__eq__", "__ne__") and item.lineno in wanted
+                        and (value_type or _returns_constant(item))):
+                    out.append(Finding("equality", rel, f"{node.name}.{item.name} "
+                                       + ("on a subclass of a built-in value" if value_type else "returns a constant")
+                                       + ": its values compare equal to anything a test expects", item.lineno))
+    return out
+
+
+def _runs_text(call: ast.Call) -> bool:
+    f = call.func
+    if not (isinstance(f, ast.Name) and f.id in ("exec", "eval", "compile")) or not call.args:
+        return False
+    return not isinstance(call.args[0], ast.Constant)
+
+
+def _returns_constant(fn: ast.FunctionDef) -> bool:
+    body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    return (len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, bool | int))
+
+
+def runtime_findings(where: str, text: str) -> list[Finding]:
+    """Findings in text the code under test in ``where`` compiled at run time (see the probe)."""
+    out: list[Finding] = []
+    _scan_text(where if where.endswith(".py") else where + ".py", None, re.sub(r"\r\n?", "\n", text), False, out)
+    return [f for f in out if f.kind in ("runner", "skip")]
 
 
 def _enumerates_modules(line: str) -> bool:
@@ -335,14 +436,17 @@ def scan_changes(
             found = _shadowed(rel, mod, top_level, tool_mods, stdlib, project, now.files)
             if found:
                 out.append(Finding("shadow", rel, found))
+        python = name.endswith((".py", ".pyi", ".pyw"))
         try:
             if path.stat().st_size > _TEXT_LIMIT:
+                out.append(Finding("oversized", rel, f"{rel} is over {_TEXT_LIMIT >> 20} MB, too large to review: "
+                                                     "goalkeeper cannot vouch for it (--allow-edit it if it is data)"))
                 continue
-            new = _decode(path.read_bytes())
+            new = _decode(path.read_bytes(), python)
         except OSError:
             continue
         if new is None:
             continue
-        old = _decode(read_baseline(rel)) if rel in changed else None
+        old = _decode(read_baseline(rel), python) if rel in changed else None
         _scan_text(rel, old, new, _is_test(rel, tests), out)
     return out

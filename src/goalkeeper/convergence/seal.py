@@ -21,7 +21,7 @@ import dataclasses
 import os
 import shlex
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from .goal import Goal
 from .protect import Finding, check_sections_changed, classify, glob_match, protected_findings
 from .scan import scan_changes
 from .toolchain import Fingerprint, changed_paths, fingerprint, resolve_command
-from .tree import Hasher, Tree, walk
+from .tree import Hasher, Tree, is_cache, walk
 
 __all__ = ["Seal"]
 
@@ -186,15 +186,37 @@ class Seal:
     def run_checks(self, *, owner: str | None = None, baseline: bool = False, tree: Tree | None = None) -> SealedRun:
         new_tests: list[str] = []
         old_tests: list[str] = []
+        new_sources: list[str] = []
         if not baseline and tree is not None:
             base = self.baseline_tree
             g = self.goal.guards
             for rel in tree.files:
-                if rel.endswith(".py") and classify(rel, tests=g.test_paths) == "test":
+                if not rel.endswith(".py"):
+                    continue
+                kind = classify(rel, tests=g.test_paths)
+                if kind == "test":
                     (old_tests if rel in base.files else new_tests).append(rel)
+                elif kind is None and rel not in base.files and not is_cache(rel):
+                    new_sources.append(rel)
         return run_sealed(self.goal.stopping_conditions, self.ws, baselines=[] if baseline else self.outcomes,
                           extra_env=self.goal.condition_env, runner=self.runner, owner=owner,
-                          new_tests=sorted(new_tests), old_tests=sorted(old_tests), box=self.box())
+                          new_tests=sorted(new_tests), old_tests=sorted(old_tests),
+                          new_sources=sorted(new_sources), box=self.box(),
+                          after_step=None if baseline or tree is None else self._between(tree))
+
+    def _between(self, pre: Tree) -> Callable[[], list[str]]:
+        """A walk after each check step: a config file written there steers the steps after it, even
+        when a later step removes it before the walk after all the checks."""
+        outputs = self.goal.guards.check_outputs
+
+        def check() -> list[str]:
+            now = self.walk()
+            bad = [rel for rel in sorted(set(pre.files) | set(now.files))
+                   if pre.files.get(rel) != now.files.get(rel) and classify(rel, protect=self.protect) == "seal"
+                   and not glob_match(rel, outputs)]
+            return [f"a check wrote config files the next checks read: {', '.join(bad[:5])}"] if bad else []
+
+        return check
 
     def box(self) -> Box:
         """How the checks are contained: as the baseline ran them (a seal from before boxes: none)."""
@@ -218,10 +240,17 @@ class Seal:
         allow = self.goal.guards.allow_edit
         return [p for p in changed_paths(before, now) if not _allowed(p, self.ws, allow)]
 
+    def _read_small(self, rel: str) -> bytes | None:
+        try:
+            return read_bounded(self.ws / rel, limit=1 << 20, root=self.ws, refuse=_unreadable)
+        except (OSError, ConfigError):
+            return None  # not a plain file of sane size: judged as not fixture-only
+
     def findings(self, tree: Tree) -> list[Finding]:
         g = self.goal.guards
         base = self.baseline_tree
-        found = protected_findings(base, tree, protect=self.protect, tests=g.test_paths, allow=g.allow_edit)
+        found = protected_findings(base, tree, protect=self.protect, tests=g.test_paths, allow=g.allow_edit,
+                                   read=self._read_small)
         for rel in self.test_data:
             if tree.files.get(rel) != base.files.get(rel) and not glob_match(rel, g.allow_edit):
                 what = "deleted" if rel not in tree.files else "edited"

@@ -44,12 +44,14 @@ __all__ = [
     "Outcomes",
     "SealedCommand",
     "collect",
+    "coverage_report",
     "coverage_total",
     "helper_bytes",
     "install_helpers",
     "prepare",
     "sealed_env",
     "tests_verdict",
+    "unmeasured",
 ]
 
 _DROP_PREFIXES = ("PYTHON", "PYTEST_", "COVERAGE_", "COV_CORE_", "RUFF_", "MYPY", "GOALKEEPER_", "VIRTUAL_ENV")
@@ -166,11 +168,13 @@ class Outcomes:
     counts: Mapping[str, int] = field(default_factory=dict)
     failures: Mapping[str, Any] = field(default_factory=dict)
     reads: tuple[str, ...] = ()  # data files the test code opened (workspace-relative)
+    dynamic: tuple[tuple[str, str], ...] = ()  # (caller, text): code under test compiled at run time
 
     def dump(self) -> dict[str, Any]:
         return {"byId": dict(self.by_id), "deselected": self.deselected, "collectErrors": list(self.collect_errors),
                 "tampered": list(self.tampered), "exitstatus": self.exitstatus, "counts": dict(self.counts),
-                "failures": dict(self.failures), "reads": list(self.reads)}
+                "failures": dict(self.failures), "reads": list(self.reads),
+                "dynamic": [list(d) for d in self.dynamic]}
 
     @classmethod
     def load(cls, data: Mapping[str, Any]) -> Outcomes:
@@ -178,7 +182,7 @@ class Outcomes:
         return cls({str(k): str(v) for k, v in (data.get("byId") or {}).items()}, int(data.get("deselected") or 0),
                    tuple(data.get("collectErrors") or ()), tuple(data.get("tampered") or ()),
                    data.get("exitstatus"), dict(data.get("counts") or {}), dict(fails) if isinstance(fails, dict) else {},
-                   tuple(map(str, data.get("reads") or ())))
+                   tuple(map(str, data.get("reads") or ())), _dynamic(data.get("dynamic")))
 
     def summary(self) -> str:
         c = self.counts
@@ -277,7 +281,8 @@ def _from_stream(side: bytes) -> dict[str, Any] | None:
         return None
     records, problems, ended = got
     data: dict[str, Any] = {"collected": [], "reports": [], "deselected": [], "collectErrors": [],
-                            "tampered": list(problems), "failures": {}, "exitstatus": None, "reads": []}
+                            "tampered": list(problems), "failures": {}, "exitstatus": None, "reads": [],
+                            "dynamic": []}
     finished = False
     for r in records:
         k = r.get("k")
@@ -295,6 +300,8 @@ def _from_stream(side: bytes) -> dict[str, Any] | None:
             data["failures"][str(r.get("id"))] = {"message": r.get("message"), "frames": r.get("frames", [])}
         elif k == "read" and isinstance(r.get("path"), str):
             data["reads"].append(r["path"])
+        elif k == "dynamic" and isinstance(r.get("where"), str) and isinstance(r.get("source"), str):
+            data["dynamic"].append([r["where"], r["source"]])
         elif k == "finish":
             finished = True
             data["exitstatus"] = r.get("exitstatus")
@@ -330,7 +337,12 @@ def read_probe(path: Path, side: bytes | None = None) -> Outcomes | None:
     return Outcomes(by_id, len(data.get("deselected") or []), tuple(map(str, data.get("collectErrors") or [])),
                     tuple(map(str, data.get("tampered") or [])), data.get("exitstatus"), counts,
                     {str(k): v for k, v in fails.items() if isinstance(v, dict) and by_id.get(str(k)) in ("failed",)},
-                    tuple(dict.fromkeys(map(str, data.get("reads") or []))))
+                    tuple(dict.fromkeys(map(str, data.get("reads") or []))), _dynamic(data.get("dynamic")))
+
+
+def _dynamic(raw: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(d[0]), str(d[1])) for d in raw if isinstance(d, list | tuple) and len(d) == 2) \
+        if isinstance(raw, list) else ()
 
 
 def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
@@ -361,7 +373,13 @@ def tests_verdict(now: Outcomes, baseline: Outcomes | None) -> tuple[bool, str]:
 
 def coverage_total(python: str, ws: Path, env: Mapping[str, str], boot: Path, out_dir: Path,
                    runner: Runner = run_argv) -> float | None:
-    """Percent covered, read by goalkeeper from the private data file with ``coverage json``.
+    """Percent covered, read by goalkeeper from the private data file with ``coverage json``."""
+    return coverage_report(python, ws, env, boot, out_dir, runner)[0]
+
+
+def coverage_report(python: str, ws: Path, env: Mapping[str, str], boot: Path, out_dir: Path,
+                    runner: Runner = run_argv) -> tuple[float | None, frozenset[str]]:
+    """Percent covered and the files measured (workspace-relative), from ``coverage json``.
 
     ``boot`` is a bootstrap installed for this step alone (:func:`install_helpers`), ``out_dir``
     a fresh folder for the report. Data files that are not plain files (a link planted in the
@@ -370,18 +388,39 @@ def coverage_total(python: str, ws: Path, env: Mapping[str, str], boot: Path, ou
     data = Path(env.get("COVERAGE_FILE", ""))
     parallel = [p for p in data.parent.glob(data.name + ".*") if _plain_file(p)]
     if not _plain_file(data) and not parallel:
-        return None
+        return None, frozenset()
     common = {"cwd": ws, "env": env, "inherit_env": False, "timeout": 300, "resolve": False, "strict": True}
     if parallel:  # pytest-cov or `parallel = true` leave one file per process
         runner([python, str(boot), "coverage", "combine", "-q", "--keep"], **common)
     out = out_dir / "coverage.json"
     res = runner([python, str(boot), "coverage", "json", "-q", "-o", str(out)], **common)
     if res.exit_code != 0:
-        return None
+        return None, frozenset()
     try:
-        return float(json.loads(out.read_text(encoding="utf-8"))["totals"]["percent_covered"])
+        report = json.loads(out.read_text(encoding="utf-8"))
+        total = float(report["totals"]["percent_covered"])
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return None, frozenset()
+    files = report.get("files") if isinstance(report, dict) else None
+    measured: set[str] = set()
+    for name in files if isinstance(files, dict) else ():
+        path = Path(name) if Path(name).is_absolute() else ws / name
+        try:
+            measured.add(path.resolve().relative_to(ws.resolve()).as_posix())
+        except (ValueError, OSError):
+            continue  # measured outside the workspace (an installed package)
+    return total, frozenset(measured)
+
+
+def unmeasured(new_sources: Sequence[str], measured: frozenset[str]) -> list[str]:
+    """New source files coverage did not measure although it measures files in a folder above them.
+
+    Moving code into a folder coverage never searches (one without ``__init__.py`` that the package
+    does not import) drops it from the report, and with it the lines no test runs.
+    """
+    folders = {m.rsplit("/", k)[0] for m in measured for k in range(1, m.count("/") + 1)}
+    return [f for f in new_sources if f not in measured and "/" in f
+            and any(f.rsplit("/", k)[0] in folders for k in range(1, f.count("/") + 1))]
 
 
 def _plain_file(p: Path) -> bool:

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .protect import SEAL_NAMES
+
 __all__ = ["Fingerprint", "Resolved", "changed_paths", "fingerprint", "interpreter_info", "resolve_command",
            "user_configs"]
 
@@ -274,6 +276,21 @@ def user_configs(env: Mapping[str, str]) -> list[str]:
     return sorted(set(out))
 
 
+def ancestor_configs(workspace: str) -> list[str]:
+    """Config files in the folders above the workspace, present or not: ruff honours ``.ignore`` and
+    ``.gitignore`` in every parent folder, pytest and coverage look upwards for their ini files, and
+    a repository around the workspace brings its ``.git/info/exclude``."""
+    out: list[str] = []
+    d = os.path.dirname(os.path.abspath(workspace).rstrip(os.sep))
+    while True:
+        out.extend(os.path.join(d, n) for n in sorted(SEAL_NAMES))
+        out.extend((os.path.join(d, ".git", "info", "exclude"), os.path.join(d, ".git", "config")))
+        parent = os.path.dirname(d)
+        if parent == d:
+            return out
+        d = parent
+
+
 def fingerprint(executables: Iterable[str], interpreters: Iterable[str],
                 env: Mapping[str, str] | None = None, *, exclude: str | None = None) -> Fingerprint:
     """Fingerprint the executables, every interpreter's library directories and the user's
@@ -313,7 +330,8 @@ def fingerprint(executables: Iterable[str], interpreters: Iterable[str],
                     roots.append(d)
                     site.append(d)
     base = Fingerprint("", {}, tuple(roots), tuple(top), tuple(sorted(exes)), tuple(sorted(_top_modules(site))),
-                       tuple(sorted({*user_configs(env if env is not None else os.environ), *missing})))
+                       tuple(sorted({*user_configs(env if env is not None else os.environ), *missing,
+                                     *(ancestor_configs(exclude) if exclude else ())})))
     return base.refresh()
 
 

@@ -398,7 +398,53 @@ def _is_test_file(fn):
     return any(p in ("tests", "test", "testing") for p in parts)
 
 
+def _nearest_workspace_file():
+    """The file of the nearest workspace frame above the audit hook, or None."""
+    f = sys._getframe(2)
+    for _ in range(60):
+        if f is None:
+            return None
+        fn = f.f_code.co_filename
+        if fn != __file__ and os.path.isabs(fn) and fn.startswith(_ROOT[0] + os.sep) \
+                and "site-packages" not in fn and fn.endswith(".py"):
+            return fn
+        f = f.f_back
+    return None
+
+
+# --- code the code under test builds at run time -------------------------------------------
+# exec/eval of a string, or a module loaded from a file that is no .py (a .txt run as source),
+# compiles text no scan of the tree has read: its text goes to goalkeeper, which scans it as
+# source (for runner detection) before it trusts the run.
+_DYNAMIC = [0]
+
+
+def _on_compile(args):
+    source, filename = (tuple(args) + (None, None))[:2]
+    if not isinstance(source, (bytes, str)) or _DYNAMIC[0] >= 200 or not _ROOT[0]:
+        return
+    name = filename if isinstance(filename, str) else ""
+    if name.endswith(".py") and os.path.isabs(name):
+        return  # a module imported from its source file: the tree walk has read it
+    caller = _nearest_workspace_file()
+    if caller is None or _is_test_file(caller):
+        return  # the interpreter's, a library's or the tests' own code
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    _DYNAMIC[0] += 1
+    _send({"k": "dynamic", "where": os.path.relpath(caller, _ROOT[0]), "source": text[:65536]})
+
+
 def _on_open(event, args):
+    if event == "compile":
+        if not _BUSY[0]:
+            _BUSY[0] = True
+            try:
+                _on_compile(args)
+            except Exception:  # noqa: S110 - never break the tests over an odd argument
+                pass
+            finally:
+                _BUSY[0] = False
+        return
     if event != "open":
         if event in _TRACE_EVENTS and not _BUSY[0]:
             _BUSY[0] = True

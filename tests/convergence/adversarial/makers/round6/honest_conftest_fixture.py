@@ -33,5 +33,10 @@ def test_receipt_ends_with_rule_and_total(two_items):
 
 def test_empty_receipt_says_so():
     assert format_receipt([]) == "(no items)"
+
+
+# the suite's verifier calls only argument-free tests: this one covers the receipt too
+def test_one_item_receipt():
+    assert format_receipt([("tea", 250)], width=12).splitlines()[-1] == "total...2.50"
 ''')
 print("fixed in place; receipt tests in tests/receipt/ with a shared fixture in its conftest.py")
