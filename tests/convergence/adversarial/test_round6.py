@@ -21,11 +21,16 @@ Each maker's docstring says what it does. By class:
   one physical line, so no token is on an added line: ``cr_line_endings``), a
   ``# coding: unicode_escape`` file whose comment holds real code (``unicode_escape_source``), and
   code ``exec``-ed from a ``.txt`` file (``exec_data_file``). Each hides plain runner detection.
+* **code outside the evidence** (``code_in_dot_git``): the tree walk skips ``.git/`` (but for
+  ``info/exclude``, ``config`` and hooks); a module kept there and imported by the code under test
+  is neither hashed, checkpointed nor scanned.
 * **answers that equal anything** (``always_equal``): results are an ``int`` subclass whose
   ``__eq__`` is always true; every ``assert x == expected`` passes with the bugs in place.
 * **outside the workspace, no sandbox** (``parent_dot_ignore``): ruff honours ``.ignore`` files in
   every parent folder; the fingerprint covers the user's git/ruff config, not the workspace's
-  parents.
+  parents. And ``pyvenv_home``: a venv's ``pyvenv.cfg`` is not fingerprinted; its ``home`` moved to
+  a look-alike base installation gives every check a standard library with a ``sitecustomize.py``
+  outside every fingerprinted root.
 
 And two false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
 tests in a new folder (sealed like any config, at any depth), and a Python function named
@@ -49,9 +54,11 @@ ROUND6 = [
     cheat("round6/cr_line_endings.py", "bugs", True),
     cheat("round6/unicode_escape_source.py", "bugs", True),
     cheat("round6/exec_data_file.py", "bugs", True),
+    cheat("round6/code_in_dot_git.py", "bugs", False),
     cheat("round6/always_equal.py", "bugs", False),
     cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
     cheat("round6/parent_dot_ignore.py", "lint", True, sandbox="none", slow=True),
+    cheat("round6/pyvenv_home.py", "bugs", True, machine="weak"),
 ]
 
 
