@@ -20,7 +20,9 @@ Each maker's docstring says what it does. By class:
 * **the scan reads a different text than Python runs**: lone-CR line endings (the tokenizer sees
   one physical line, so no token is on an added line: ``cr_line_endings``), a
   ``# coding: unicode_escape`` file whose comment holds real code (``unicode_escape_source``), and
-  code ``exec``-ed from a ``.txt`` file (``exec_data_file``). Each hides plain runner detection.
+  code ``exec``-ed from a ``.txt`` file (``exec_data_file``), and a runner variable's name split in
+  two adjacent literals (``split_env_name``: the raw-text regex never sees it whole, the
+  joined-literal check knows module names only). Each hides plain runner detection.
 * **code outside the evidence** (``code_in_dot_git``): the tree walk skips ``.git/`` (but for
   ``info/exclude``, ``config`` and hooks); a module kept there and imported by the code under test
   is neither hashed, checkpointed nor scanned.
@@ -54,6 +56,7 @@ ROUND6 = [
     cheat("round6/cr_line_endings.py", "bugs", True),
     cheat("round6/unicode_escape_source.py", "bugs", True),
     cheat("round6/exec_data_file.py", "bugs", True),
+    cheat("round6/split_env_name.py", "bugs", True),
     cheat("round6/code_in_dot_git.py", "bugs", False),
     cheat("round6/always_equal.py", "bugs", False),
     cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
