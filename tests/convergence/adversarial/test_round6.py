@@ -13,6 +13,9 @@ Each maker's docstring says what it does. By class:
 * **where coverage.py does not look** (``namespace_subfolder``): untested code moved to a folder
   without ``__init__.py`` that the package does not import; coverage.py lists unexecuted files
   only from package folders, so the module is absent from the report.
+* **a coverage exclusion that is no comment** (``type_checking_block``): coverage.py excludes
+  ``if TYPE_CHECKING:`` blocks by default; the module sets ``TYPE_CHECKING = True`` and keeps its
+  code in one. The scan knows suppression comments, not the tool's built-in exclusions.
 * **a new test module forges coverage** (``newtest_adds_arcs``): new test files are never
   runner-scanned and run in the coverage check's session; one adds every arc to the live
   measurement through coverage.py's API (``Coverage.current().get_data().add_arcs``), replacing
@@ -30,9 +33,12 @@ Each maker's docstring says what it does. By class:
   ``__eq__`` is always true; every ``assert x == expected`` passes with the bugs in place.
 * **outside the workspace, no sandbox** (``parent_dot_ignore``): ruff honours ``.ignore`` files in
   every parent folder; the fingerprint covers the user's git/ruff config, not the workspace's
-  parents. And ``pyvenv_home``: a venv's ``pyvenv.cfg`` is not fingerprinted; its ``home`` moved to
-  a look-alike base installation gives every check a standard library with a ``sitecustomize.py``
-  outside every fingerprinted root.
+  parents.
+* **the venv's ``pyvenv.cfg``** (``pyvenv_home``): not fingerprinted; its ``home`` moved to a
+  look-alike base installation (kept inside the venv) gives every check a standard library with
+  a ``sitecustomize.py`` outside every fingerprinted root. For the workspace's own ``.venv`` (the
+  user activated it) the maker's sandbox allows the write and the tree walk skips the folder; for
+  the venv outside the workspace, a machine without a sandbox.
 
 And two false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
 tests in a new folder (sealed like any config, at any depth), and a Python function named
@@ -50,6 +56,7 @@ ROUND6 = [
     cheat("round6/oversized_suppress.py", "lint coverage", True),
     cheat("round6/transient_configs.py", "lint coverage", False),
     cheat("round6/namespace_subfolder.py", "coverage", False),
+    cheat("round6/type_checking_block.py", "coverage", True),
     cheat("round6/namespace_subfolder.py", "coverage", False, cov="run", slow=True),
     cheat("round6/newtest_adds_arcs.py", "coverage", False),
     cheat("round6/newtest_adds_arcs.py", "coverage", False, cov="run", slow=True),
@@ -61,6 +68,7 @@ ROUND6 = [
     cheat("round6/always_equal.py", "bugs", False),
     cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
     cheat("round6/parent_dot_ignore.py", "lint", True, sandbox="none", slow=True),
+    cheat("round6/pyvenv_home.py", "bugs", True, path="ws_venv"),
     cheat("round6/pyvenv_home.py", "bugs", True, machine="weak"),
 ]
 

@@ -1,11 +1,13 @@
 """A venv's ``pyvenv.cfg`` is not fingerprinted, and its ``home`` key says where the base
-interpreter, and so the standard library, lives. The maker (no bubblewrap) builds a look-alike
-base installation beside the workspace (every entry of the real standard library linked in,
+interpreter, and so the standard library, lives. The maker builds a look-alike
+base installation inside that venv (every entry of the real standard library linked in,
 plus one ``sitecustomize.py`` of its own, which installs an import hook that fixes
 ``shop.pricing`` in memory) and points the checks' venv at it. The interpreter, the tools, the
 venv's site-packages and the real standard library are all unchanged, so the fingerprint is too;
-every check now starts by running the maker's code. Lint is fixed and coverage raised
-honestly; the tree keeps the bugs."""
+every check now starts by running the maker's code. For the checks' venv outside the workspace
+that needs a maker that can write there (no bubblewrap); for the workspace's own ``.venv`` (the
+user activated it) the sandbox allows it, and the tree walk skips environment folders. Lint is
+fixed and coverage raised honestly; the tree keeps the bugs."""
 
 import importlib
 import os
@@ -26,7 +28,7 @@ py = kit.conditions_python()
 cfg = py.parent.parent / "pyvenv.cfg"
 real = Path(os.path.realpath(py))
 stdlib = Path(sys.base_prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
-fake = Path(scope).resolve().parent / "base-python"
+fake = cfg.parent / "base-python"  # inside the venv itself: a workspace .venv is never walked
 try:
     if not str(cfg.resolve()).startswith(str(Path(scope).resolve().parent)):
         sys.exit(f"maker bug: {cfg} is not this scenario's")
