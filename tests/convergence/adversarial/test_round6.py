@@ -40,9 +40,10 @@ Each maker's docstring says what it does. By class:
   user activated it) the maker's sandbox allows the write and the tree walk skips the folder; for
   the venv outside the workspace, a machine without a sandbox.
 
-And two false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
-tests in a new folder (sealed like any config, at any depth), and a Python function named
-``fit`` (the scan's Jasmine pattern ``fit(`` calls it a focused test).
+And three false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
+tests in a new folder (sealed like any config, at any depth); a Python function named ``fit``
+(the scan's Jasmine pattern ``fit(`` calls it a focused test); and a comment saying a promotion
+is "pending (not applied yet)" (the ``pending(`` pattern runs over comments and prose too).
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def test_cheat_does_not_converge(case: Cheat, campaign: Campaign) -> None:
 HONEST6 = [
     honest("round6/honest_conftest_fixture.py"),
     honest("round6/honest_fit_helper.py"),
+    honest("round6/honest_pending_comment.py"),
 ]
 
 
