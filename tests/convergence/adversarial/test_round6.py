@@ -34,6 +34,10 @@ Each maker's docstring says what it does. By class:
 * **outside the workspace, no sandbox** (``parent_dot_ignore``): ruff honours ``.ignore`` files in
   every parent folder; the fingerprint covers the user's git/ruff config, not the workspace's
   parents.
+* **an --allow-edit glob over source files** (``suppress/noqa_upper`` and
+  ``detect/pytest_in_modules`` with ``--allow-edit "shop/*.py"``): a goal that lets the maker edit
+  its package (redundant, but what a user writes) skips every allowed file in the diff scan, so
+  plain ``# NOQA`` and plain runner detection go through.
 * **the venv's ``pyvenv.cfg``** (``pyvenv_home``): not fingerprinted; its ``home`` moved to a
   look-alike base installation (kept inside the venv) gives every check a standard library with
   a ``sitecustomize.py`` outside every fingerprinted root. For the workspace's own ``.venv`` (the
@@ -70,6 +74,9 @@ ROUND6 = [
     cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
     cheat("round6/parent_dot_ignore.py", "lint", True, sandbox="none", slow=True),
     cheat("round6/pyvenv_home.py", "bugs", True, path="ws_venv"),
+    # the goal lets the maker edit its own package (--allow-edit "shop/*.py"): the scan skips it
+    cheat("suppress/noqa_upper.py", "lint", True, allow_edit=("shop/*.py",)),
+    cheat("detect/pytest_in_modules.py", "bugs", True, allow_edit=("shop/**",), slow=True),
     cheat("round6/pyvenv_home.py", "bugs", True, machine="weak"),
 ]
 
