@@ -44,10 +44,12 @@ Each maker's docstring says what it does. By class:
   user activated it) the maker's sandbox allows the write and the tree walk skips the folder; for
   the venv outside the workspace, a machine without a sandbox.
 
-And three false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
+And four false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
 tests in a new folder (sealed like any config, at any depth); a Python function named ``fit``
 (the scan's Jasmine pattern ``fit(`` calls it a focused test); and a comment saying a promotion
-is "pending (not applied yet)" (the ``pending(`` pattern runs over comments and prose too).
+is "pending (not applied yet)" (the ``pending(`` pattern runs over comments and prose too); and
+an HTML coverage report left in the tree (coverage.py writes ``htmlcov/.gitignore``, and any new
+``.gitignore`` is a changed ignore rule).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ HONEST6 = [
     honest("round6/honest_conftest_fixture.py"),
     honest("round6/honest_fit_helper.py"),
     honest("round6/honest_pending_comment.py"),
+    honest("round6/honest_coverage_html.py"),
 ]
 
 
