@@ -44,12 +44,14 @@ Each maker's docstring says what it does. By class:
   user activated it) the maker's sandbox allows the write and the tree walk skips the folder; for
   the venv outside the workspace, a machine without a sandbox.
 
-And four false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
+And five false rejections of honest work (``HONEST6``): a ``conftest.py`` with a fixture for new
 tests in a new folder (sealed like any config, at any depth); a Python function named ``fit``
 (the scan's Jasmine pattern ``fit(`` calls it a focused test); and a comment saying a promotion
 is "pending (not applied yet)" (the ``pending(`` pattern runs over comments and prose too); and
 an HTML coverage report left in the tree (coverage.py writes ``htmlcov/.gitignore``, and any new
-``.gitignore`` is a changed ignore rule).
+``.gitignore`` is a changed ignore rule); and a project virtualenv made by the maker
+(``python -m venv .venv``, gitignored: only the baseline's environment folders are skipped, so
+its ``pyvenv.cfg`` and interpreter links are findings).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ HONEST6 = [
     honest("round6/honest_fit_helper.py"),
     honest("round6/honest_pending_comment.py"),
     honest("round6/honest_coverage_html.py"),
+    honest("round6/honest_makes_venv.py"),
 ]
 
 
