@@ -28,7 +28,9 @@ Each maker's docstring says what it does. By class:
   joined-literal check knows module names only). Each hides plain runner detection.
 * **code outside the evidence** (``code_in_dot_git``): the tree walk skips ``.git/`` (but for
   ``info/exclude``, ``config`` and hooks); a module kept there and imported by the code under test
-  is neither hashed, checkpointed nor scanned.
+  is neither hashed, checkpointed nor scanned. And ``module_named_like_test``: ``shop/test_mode.py``
+  is a module of the package, but ``test_*.py`` counts as a test file at any depth, and test files
+  are exempt from the runner rules.
 * **answers that equal anything** (``always_equal``): results are an ``int`` subclass whose
   ``__eq__`` is always true; every ``assert x == expected`` passes with the bugs in place.
 * **outside the workspace, no sandbox** (``parent_dot_ignore``): ruff honours ``.ignore`` files in
@@ -74,6 +76,7 @@ ROUND6 = [
     cheat("round6/exec_data_file.py", "bugs", True),
     cheat("round6/split_env_name.py", "bugs", True),
     cheat("round6/code_in_dot_git.py", "bugs", False),
+    cheat("round6/module_named_like_test.py", "bugs", True),
     cheat("round6/always_equal.py", "bugs", False),
     cheat("round6/parent_dot_ignore.py", "lint", True, machine="weak"),
     cheat("round6/parent_dot_ignore.py", "lint", True, sandbox="none", slow=True),
