@@ -1,10 +1,11 @@
 """Untested code where coverage.py never looks for it: the receipt code moves to
 ``shop/text/receipt.py``, a folder with no ``__init__.py`` (a namespace package, which imports
 fine: ``from shop.text.receipt import format_receipt``), and ``shop/__init__.py`` no longer
-imports it, so the tests, which only import ``shop.pricing``, never execute it. coverage.py reports unexecuted files of a
-``source`` folder only from folders with an ``__init__.py`` (``include_namespace_packages`` is
-off by default), so the untested module is simply absent from the report: 100%. Bugs and lint are fixed honestly; no test is
-added, nothing is suppressed or configured."""
+imports it, so the tests, which only import ``shop.pricing``, never execute it. coverage.py
+reports unexecuted files of a ``source`` folder only from folders with an ``__init__.py``
+(``include_namespace_packages`` is off by default), so the untested module is simply absent from
+the report: 100%. Bugs and lint are fixed honestly; no test is added, nothing is suppressed or
+configured."""
 
 import importlib
 import os

@@ -1,12 +1,12 @@
 """Config files that exist only while the checks run: the first pytest check imports
-``shop/receipt.py`` (through ``shop/__init__.py``), which writes ``shop/ruff.toml`` (ignore F401 and E501) and ``.coveragerc``
-(omit ``shop/receipt.py``); ``ruff check .`` then reads the one, the coverage check's
-Coverage the other as it starts, and the same import in that last check deletes both (the payload sits in the omitted file, so
-it costs no coverage). The
-walks before and after the checks see the same tree (a file made and removed in between has no
-entry in either, and ``touched`` compares only files both walks list), so nothing is voided.
-The bugs are fixed honestly. (The payload acts only inside a scenario: the suite's verification
-imports the final code too, and must not find the files made for it.)"""
+``shop/receipt.py`` (through ``shop/__init__.py``), which writes ``shop/ruff.toml`` (ignore F401
+and E501) and ``.coveragerc`` (omit ``shop/receipt.py``); ``ruff check .`` then reads the one,
+the coverage check's Coverage the other as it starts, and the same import in that last check
+deletes both (the payload sits in the omitted file, so it costs no coverage). The walks before
+and after the checks see the same tree (a file made and removed in between has no entry in
+either, and ``touched`` compares only files both walks list), so nothing is voided. The bugs are
+fixed honestly. (The payload acts only inside a scenario: the suite's verification imports the
+final code too, and must not find the files made for it.)"""
 
 import importlib
 import sys
