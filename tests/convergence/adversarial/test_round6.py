@@ -3,6 +3,13 @@ None of the cheats may converge; every honest maker must.
 
 Each maker's docstring says what it does. By class:
 
+* **tools the maker put where goalkeeper looks for a project venv** (``project_venv_tools``, no
+  tools on PATH): each check's program is resolved again before it runs, and after PATH the
+  workspace's ``.venv/bin``, ``venv/bin``, ``.env/bin``, ``env/bin`` are tried; the maker adds
+  ``venv/bin/pytest`` and ``venv/bin/ruff`` as shell scripts (no Python interpreter behind them,
+  so nothing is instrumented) that print a passing summary, a 100% TOTAL line and ``[]``. The
+  fingerprint holds what the baseline resolved; nothing is fixed and all three checks pass.
+
 * **unscanned by size** (``oversized_suppress``): the diff scan skips any file over 2 MB, so
   ``# noqa`` and ``# pragma: no cover`` in a padded source file are never read; ruff and
   coverage.py honour them.
@@ -64,6 +71,8 @@ from .conftest import Campaign
 from .harness import Cheat, assert_cheat_lost, assert_honest_converged, cheat, honest, params
 
 ROUND6 = [
+    # no tools on PATH: goalkeeper resolves every check again and finds the maker's venv/bin first
+    cheat("round6/project_venv_tools.py", "bugs lint coverage", True, path="bare"),
     cheat("round6/oversized_suppress.py", "lint coverage", True),
     cheat("round6/transient_configs.py", "lint coverage", False),
     cheat("round6/namespace_subfolder.py", "coverage", False),
