@@ -40,3 +40,17 @@ def test_a_conftest_that_hooks_pytest_is_sealed(tmp_path: Path, text: str) -> No
 def test_a_new_conftest_above_baseline_tests_is_sealed(tmp_path: Path) -> None:
     assert any("conftest.py" in f for f in _findings(tmp_path, "tests/conftest.py", FIXTURE))
     assert any("conftest.py" in f for f in _findings(tmp_path / "root", "conftest.py", FIXTURE))
+
+
+def test_a_report_folder_that_ignores_itself_is_allowed(tmp_path: Path) -> None:
+    assert _findings(tmp_path, "htmlcov/.gitignore", "# Created by coverage.py\n*\n") == []
+
+
+def test_an_ignore_file_over_code_is_sealed(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "gen").mkdir(parents=True)
+    base = walk(ws)
+    (ws / "gen" / ".gitignore").write_text("*\n")
+    (ws / "gen" / "hidden.py").write_text("import os\n")
+    assert [f.path for f in protected_findings(base, walk(ws))] == ["gen/.gitignore"]
+    assert any("tests/.gitignore" in f for f in _findings(tmp_path / "t", "tests/.gitignore", "*\n"))

@@ -166,6 +166,9 @@ def test_lines_are_counted_as_python_counts_them() -> None:
     ('from pathlib import Path\nexec(Path("rates.txt").read_text())\n', "opaque"),
     ('class Cents(int):\n    def __eq__(self, other):\n        return NotImplemented\n', "equality"),
     ('class Any:\n    def __eq__(self, other):\n        """Always."""\n        return True\n', "equality"),
+    ('import os\nON = os.environ.get("PYTEST_CURRENT" "_TEST")\n', "runner"),  # adjacent literals
+    ('import os\nON = os.environ.get("PYTEST_" + "CURRENT_TEST")\n', "runner"),  # a + of literals
+    ('TYPE_CHECKING = True\nif TYPE_CHECKING:\n    def f():\n        return 1\n', "suppression"),
 ])
 def test_the_scan_reads_what_python_runs(tmp_path: Path, text: str, kind: str) -> None:
     ws = tmp_path / "ws"
@@ -208,3 +211,14 @@ def test_a_changed_file_too_large_to_read_is_a_finding(tmp_path: Path, monkeypat
     base = walk(ws)
     (ws / "big.py").write_text("x = 1  # noqa\n" * 200)
     assert [f.kind for f in scan_changes(base, walk(ws), ws, lambda r: None)] == ["oversized"]
+
+
+def test_a_test_named_module_inside_the_package_is_read_as_code(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "shop").mkdir(parents=True)
+    (ws / "shop" / "__init__.py").write_text("")
+    base = walk(ws)
+    (ws / "shop" / "test_mode.py").write_text('import sys\n\nON = "pytest" in sys.modules\n')
+    (ws / "shop" / "test_real.py").write_text("import pytest\n\n\ndef test_x():\n    assert pytest\n")
+    found = scan_changes(base, walk(ws), ws, lambda r: None)
+    assert [(f.path, f.kind) for f in found] == [("shop/test_mode.py", "runner")], [f.text() for f in found]

@@ -164,3 +164,12 @@ def test_honest_run_time_code_is_not_tampering(ws: Path) -> None:
                                "@dataclasses.dataclass\nclass Q:\n    x: int = 0\n\n\nexec('Z = 1')\n" + APP)
     run = run_sealed([PYTEST], ws)
     assert run.results[0].passed and run.tampered == []
+
+
+def test_code_kept_in_dot_git_and_imported_is_tampering(ws: Path) -> None:
+    (ws / ".git").mkdir()
+    (ws / ".git" / "rates.py").write_text("EXACT = True\n")
+    (ws / "app.py").write_text("import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname("
+                               "os.path.abspath(__file__)), '.git'))\nimport rates  # noqa: E402\n" + APP)
+    run = run_sealed([PYTEST], ws)
+    assert any("inside .git" in t for t in run.tampered), run.tampered

@@ -77,3 +77,28 @@ def test_the_folders_above_the_workspace_are_part_of_the_fingerprint(tmp_path: P
     before = fingerprint([], [], {}, exclude=str(ws))
     (tmp_path / ".ignore").write_text("/ws/shop/pricing.py\n")
     assert before.refresh().digest != before.digest
+
+
+def test_a_venvs_pyvenv_cfg_is_part_of_the_fingerprint(tmp_path: Path) -> None:
+    from goalkeeper.convergence.toolchain import fingerprint
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    before = fingerprint([], [str(venv / "bin" / "python")], {}, exclude=str(tmp_path / "ws"))
+    cfg = venv / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text().replace("home = ", "home = /tmp/elsewhere"))
+    assert before.refresh().digest != before.digest
+
+
+def test_a_check_resolves_tools_only_from_the_baselines_environments(tmp_path: Path) -> None:
+    from goalkeeper.convergence.toolchain import resolve_command
+
+    ws = tmp_path / "ws"
+    (ws / "venv" / "bin").mkdir(parents=True)
+    fake = ws / "venv" / "bin" / "pytest"
+    fake.write_text("#!/bin/sh\necho '4 passed'\n")
+    fake.chmod(0o755)
+    env = {"PATH": str(tmp_path / "empty")}
+    assert resolve_command(["pytest"], ws, env, sys.executable).executable == str(fake)  # the baseline's view
+    pinned = resolve_command(["pytest"], ws, env, sys.executable, env_dirs=())
+    assert pinned.executable == sys.executable and pinned.tool == "pytest"

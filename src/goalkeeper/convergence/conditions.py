@@ -404,6 +404,7 @@ def run_sealed(
     new_tests: Sequence[str] = (),
     old_tests: Sequence[str] = (),
     new_sources: Sequence[str] = (),
+    env_dirs: Sequence[str] | None = None,
     box: Box | None = None,
     after_step: Callable[[], list[str]] | None = None,
 ) -> SealedRun:
@@ -415,7 +416,8 @@ def run_sealed(
     twice: the baseline tests without the new files (so a new test module
     cannot patch the code for the old ones), then the new files alone. A coverage condition fails
     while one of ``new_sources`` (non-test source files added since the baseline) sits below a folder
-    the report measures but is itself missing from it. ``box`` says how
+    the report measures but is itself missing from it. ``env_dirs`` limits the project
+    environments a command may resolve to (see :func:`.toolchain.resolve_command`). ``box`` says how
     each step is contained (:mod:`.checkbox`); every step gets folders of its own. ``after_step``
     runs after each step and returns what it finds wrong (tampering), e.g. config files written.
     """
@@ -431,7 +433,7 @@ def run_sealed(
                        after_step=after_step)
         for i, cond in enumerate(conditions):
             step, env_i = steps.new(f"c{i}")
-            resolved = resolve_command(split_command(cond.command), workspace, env_i, sys.executable)
+            resolved = resolve_command(split_command(cond.command), workspace, env_i, sys.executable, env_dirs)
             if resolved.problem:
                 res = ProcResult(tuple(split_command(cond.command)), 127, "", resolved.problem,
                                  spawn_error=resolved.problem)

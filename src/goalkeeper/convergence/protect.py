@@ -13,7 +13,9 @@ Two kinds of protected path:
   ``conftest.py`` in a folder of new tests only (no baseline test below it)
   is allowed when it only shares fixtures: no ``pytest_*`` hook (pytest calls
   a conftest's collection hooks with every test, wherever the file is), no
-  ``pytest_plugins``, no ``collect_ignore``.
+  ``pytest_plugins``, no ``collect_ignore``. A new ``.gitignore`` in a new
+  folder that holds no code (a report folder such as coverage.py's ``htmlcov/``)
+  hides nothing a check reads, and is allowed too.
 
 ``allowEdit`` globs exempt paths a goal legitimately changes (e.g.
 ``pyproject.toml`` to add a dependency); the exemption is recorded in the goal.
@@ -157,6 +159,8 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
             if (kind == "seal" and read is not None and rel.endswith("/conftest.py") and not glob_match(rel, protect)
                     and not _governs_baseline_tests(rel, baseline, tests) and _fixtures_only(read(rel))):
                 continue  # shares fixtures with new tests only; scanned like a test file (see .scan)
+            if kind == "seal" and rel.endswith("/.gitignore") and _output_folder(rel, baseline, now):
+                continue  # a tool's report folder ignoring itself (coverage.py's htmlcov/): it hides no code
             if kind == "seal":
                 found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
             elif rel.rsplit("/", 1)[-1] == "__init__.py" and _governs_baseline_tests(rel, baseline, tests):
@@ -169,6 +173,14 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
         else:
             found.append(Finding("protected", rel, f"edited protected {kind} file {rel}"))
     return found
+
+
+def _output_folder(ignore: str, baseline: Tree, now: Tree) -> bool:
+    """A new folder (no baseline file below it) that holds no code any check reads."""
+    folder = ignore.rsplit("/", 1)[0] + "/"
+    return (not any(rel.startswith(folder) for rel in baseline.files)
+            and not any(rel.startswith(folder) and rel.endswith((".py", ".pyi", ".pyw", ".pth", ".ipynb", ".so"))
+                        for rel in now.files))
 
 
 def _fixtures_only(data: bytes | None) -> bool:

@@ -174,12 +174,22 @@ def _python_tokens(text: str) -> list[tokenize.TokenInfo]:
         return []
 
 
+def _in_source_package(rel: str, files: Mapping[str, str]) -> bool:
+    """A test-named module inside a package of the code (``shop/test_mode.py``), not a test folder."""
+    parts = rel.split("/")
+    return (len(parts) > 1 and parts[-1] != "conftest.py" and f"{'/'.join(parts[:-1])}/__init__.py" in files
+            and not any(p in ("tests", "test", "testing") for p in parts[:-1]))
+
+
 def _is_test(rel: str, tests: Iterable[str]) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return glob_match(rel, tests) or name == "conftest.py"
 
 
-def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Finding]) -> None:
+def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Finding],
+               colocated: bool = False) -> None:
+    """``colocated``: a test-named module inside a source package; it may import the runner, like
+    any test, but what it spells (runner names in strings, its environment) is read as code's."""
     lines = added_lines(old, new)
     if not lines:
         return
@@ -217,9 +227,10 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
             mod = nxt.string.split(".")[0]
             if mod in _RUNNER_MODULES:
                 out.append(Finding("runner", rel, f"code under test imports the test runner ({nxt.string})", row))
-        elif not is_test and tok.type == tokenize.STRING and tok.string.strip("'\"rbuRBU").split(".")[0] in _RUNNER_MODULES:
-            out.append(Finding("runner", rel, f"code under test names the test runner ({tok.string})", row))
-    if not is_test:
+        elif (not is_test or colocated) and tok.type == tokenize.STRING and (
+                tok.string.strip("'\"rbuRBU").split(".")[0] in _RUNNER_MODULES or _RUNNER_TEXT.search(_literal(tok.string))):
+            out.append(Finding("runner", rel, f"code under test names the test runner ({tok.string[:60]})", row))
+    if not is_test or colocated:
         code: dict[int, list[str]] = {}  # each added line's code, without strings and comments
         for tok in toks:
             if tok.start[0] in wanted and tok.type not in (tokenize.STRING, tokenize.COMMENT):
@@ -238,7 +249,19 @@ def _ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
         return []
     out: list[Finding] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and node.lineno in wanted and _runs_text(node):
+        line = getattr(node, "lineno", None)
+        if isinstance(node, ast.BinOp) and line in wanted:
+            folded = _fold(node)
+            if folded and (_RUNNER_TEXT.search(folded) or folded.split(".")[0] in _RUNNER_MODULES):
+                out.append(Finding("runner", rel, f"code under test spells a runner name in pieces ({folded[:40]!r})",
+                                   line))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and line in wanted and any(
+                (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING")
+                or (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            out.append(Finding("suppression", rel, "assigns TYPE_CHECKING: coverage leaves `if TYPE_CHECKING:` blocks "
+                                                   "out, so code under one is never measured", line))
+        elif isinstance(node, ast.Call) and node.lineno in wanted and _runs_text(node):
             name = node.func.id if isinstance(node.func, ast.Name) else "exec"
             out.append(Finding("opaque", rel, f"code under test runs text built at run time ({name}): no scan "
                                               "reads what it does; write it as source", node.lineno))
@@ -251,6 +274,16 @@ def _ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
                                        + ("on a subclass of a built-in value" if value_type else "returns a constant")
                                        + ": its values compare equal to anything a test expects", item.lineno))
     return out
+
+
+def _fold(node: ast.expr, depth: int = 0) -> str | None:
+    """The value of a ``+`` of string literals (``"PYTEST_" + "CURRENT_TEST"``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 50:
+        a, b = _fold(node.left, depth + 1), _fold(node.right, depth + 1)
+        return a + b if a is not None and b is not None else None
+    return None
 
 
 def _runs_text(call: ast.Call) -> bool:
@@ -395,9 +428,9 @@ def scan_changes(
     out: list[Finding] = []
     for rel in added + changed:
         h = now.files[rel]
+        # --allow-edit lifts the protection of a path, not the reading: what an allowed edit adds
+        # (a # NOQA, a skip, runner detection) is judged like any other change.
         allowed = glob_match(rel, allow)
-        if allowed and h.startswith(("f:", "x:")):
-            continue  # --allow-edit lets the content change; a link, FIFO or device in its place is no edit
         path = workspace / rel
         name = rel.rsplit("/", 1)[-1]
         if ".git" in rel.split("/")[1:]:
@@ -439,6 +472,8 @@ def scan_changes(
         python = name.endswith((".py", ".pyi", ".pyw"))
         try:
             if path.stat().st_size > _TEXT_LIMIT:
+                if allowed:
+                    continue  # the user vouched for this file (data too large to read)
                 out.append(Finding("oversized", rel, f"{rel} is over {_TEXT_LIMIT >> 20} MB, too large to review: "
                                                      "goalkeeper cannot vouch for it (--allow-edit it if it is data)"))
                 continue
@@ -448,5 +483,6 @@ def scan_changes(
         if new is None:
             continue
         old = _decode(read_baseline(rel), python) if rel in changed else None
-        _scan_text(rel, old, new, _is_test(rel, tests), out)
+        is_test = _is_test(rel, tests)
+        _scan_text(rel, old, new, is_test, out, colocated=is_test and _in_source_package(rel, now.files))
     return out

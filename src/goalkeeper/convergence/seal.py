@@ -202,6 +202,7 @@ class Seal:
                           extra_env=self.goal.condition_env, runner=self.runner, owner=owner,
                           new_tests=sorted(new_tests), old_tests=sorted(old_tests),
                           new_sources=sorted(new_sources), box=self.box(),
+                          env_dirs=None if baseline else self.baseline_tree.env_dirs,
                           after_step=None if baseline or tree is None else self._between(tree))
 
     def _between(self, pre: Tree) -> Callable[[], list[str]]:

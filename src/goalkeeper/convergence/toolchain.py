@@ -69,7 +69,7 @@ def _shebang(path: str) -> str | None:
     return line[0]
 
 
-def _which(exe: str, ws: Path, path_env: str | None) -> str | None:
+def _which(exe: str, ws: Path, path_env: str | None, env_bins: Sequence[str] = _ENV_BINS) -> str | None:
     if os.sep in exe:
         p = Path(exe) if os.path.isabs(exe) else ws / exe
         return str(p) if p.is_file() and os.access(p, os.X_OK) else None
@@ -78,7 +78,7 @@ def _which(exe: str, ws: Path, path_env: str | None) -> str | None:
     found = shutil.which(exe, path=safe)
     if found:
         return found
-    for d in _ENV_BINS:  # a project venv the user did not activate
+    for d in env_bins:  # a project venv the user did not activate
         cand = ws / d / exe
         if cand.is_file() and os.access(cand, os.X_OK):
             return str(cand)
@@ -103,18 +103,22 @@ def _sibling_python(exe: str, tool: str) -> str | None:
     return None
 
 
-def resolve_command(argv: Sequence[str], ws: Path, env: Mapping[str, str], fallback_python: str) -> Resolved:
+def resolve_command(argv: Sequence[str], ws: Path, env: Mapping[str, str], fallback_python: str,
+                    env_dirs: Sequence[str] | None = None) -> Resolved:
     """Resolve ``argv[0]`` without ever running anything from the workspace by accident.
 
     ``tool`` is set when the command runs a tool goalkeeper can instrument
-    (pytest, coverage, ruff, mypy), with ``interpreter`` the Python that runs it.
+    (pytest, coverage, ruff, mypy), with ``interpreter`` the Python that runs it. With
+    ``env_dirs`` (the project environments the baseline found), only those are searched after
+    PATH: a ``venv/bin/pytest`` the maker made is never what a check runs.
     """
     args = list(argv)
     if not args:
         return Resolved(args, None, problem="empty command")
     exe_name = args[0]
     base = Path(exe_name).name
-    exe = _which(exe_name, ws, env.get("PATH"))
+    bins = _ENV_BINS if env_dirs is None else tuple(b for b in _ENV_BINS if b.split("/")[0] in env_dirs)
+    exe = _which(exe_name, ws, env.get("PATH"), bins)
     if exe is None and (base in KNOWN_TOOLS or _PY.match(base)):
         exe = fallback_python  # goalkeeper's own interpreter, with a safe path (never the workspace's)
         args = [fallback_python, *(["-m", KNOWN_TOOLS[base]] if base in KNOWN_TOOLS else []), *args[1:]]
@@ -302,6 +306,10 @@ def fingerprint(executables: Iterable[str], interpreters: Iterable[str],
     missing: list[str] = []
     for py in sorted(set(interpreters)):
         exes.add(py)
+        # A venv's pyvenv.cfg names its base interpreter (``home``): moved to a look-alike base with a
+        # sitecustomize.py, the same interpreter path runs another standard library.
+        bindir = os.path.dirname(os.path.abspath(py))
+        missing += [os.path.join(bindir, "pyvenv.cfg"), os.path.join(os.path.dirname(bindir), "pyvenv.cfg")]
         info = interpreter_info(py)
         if info is None:
             continue

@@ -71,8 +71,9 @@ from .conftest import Campaign
 from .harness import Cheat, assert_cheat_lost, assert_honest_converged, cheat, honest, params
 
 ROUND6 = [
-    # no tools on PATH: goalkeeper resolves every check again and finds the maker's venv/bin first
-    cheat("round6/project_venv_tools.py", "bugs lint coverage", True, path="bare"),
+    # no tools on PATH: goalkeeper resolved every check again and found the maker's venv/bin first;
+    # now only the baseline's environments are searched, so the scripts are inert (nothing to name)
+    cheat("round6/project_venv_tools.py", "bugs lint coverage", False, path="bare"),
     cheat("round6/oversized_suppress.py", "lint coverage", True),
     cheat("round6/transient_configs.py", "lint coverage", False),
     cheat("round6/namespace_subfolder.py", "coverage", False),
@@ -107,8 +108,20 @@ HONEST6 = [
     honest("round6/honest_fit_helper.py"),
     honest("round6/honest_pending_comment.py"),
     honest("round6/honest_coverage_html.py"),
-    honest("round6/honest_makes_venv.py"),
 ]
+
+# Still refused, so a strict xfail: the day it converges, the XPASS says so and it moves up.
+OPEN6 = [honest("round6/honest_makes_venv.py")]
+_VENV_WHY = ("a venv the maker makes in the workspace is walked like any folder: its pyvenv.cfg and the interpreter "
+             "links out of the workspace are findings; skipping it would leave a folder no walk covers, from which "
+             "the code under test could import (the checks no longer resolve tools from it: only the baseline's "
+             "environments count)")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=_VENV_WHY),
+                                                                 pytest.mark.slow]) for c in OPEN6])
+def test_open_honest_still_refused(case: Cheat, campaign: Campaign) -> None:
+    assert_honest_converged(campaign.outcome(case))
 
 
 @pytest.mark.parametrize("case", params(HONEST6))

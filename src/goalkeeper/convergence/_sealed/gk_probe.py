@@ -421,11 +421,16 @@ _DYNAMIC = [0]
 
 def _on_compile(args):
     source, filename = (tuple(args) + (None, None))[:2]
-    if not isinstance(source, (bytes, str)) or _DYNAMIC[0] >= 200 or not _ROOT[0]:
+    if not isinstance(source, (bytes, str)) or not _ROOT[0]:
         return
     name = filename if isinstance(filename, str) else ""
+    if name.startswith(os.path.join(_ROOT[0], ".git") + os.sep):  # outside every walk of the tree
+        _tamper(f"code was run from inside .git ({os.path.relpath(name, _ROOT[0])}): no snapshot holds it")
+        return
     if name.endswith(".py") and os.path.isabs(name):
         return  # a module imported from its source file: the tree walk has read it
+    if _DYNAMIC[0] >= 200:
+        return
     caller = _nearest_workspace_file()
     if caller is None or _is_test_file(caller):
         return  # the interpreter's, a library's or the tests' own code
