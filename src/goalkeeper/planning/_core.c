@@ -250,7 +250,7 @@ enum { RUNNING = 0, FOUND = 1, EXHAUSTED = 2, LIMIT = 3, NOMEM = 4 };
 typedef struct {
     double g, h;
     int parent, op; /* op: position */
-    uint32_t cut_off, ncuts;
+    uint32_t cut_off, ncuts; /* the node's cuts: cut_refs[cut_off .. cut_off + ncuts) */
     unsigned char hknown, evaluated;
 } Node;
 
@@ -310,11 +310,18 @@ typedef struct {
     double fbound;
     int goal_node;
     double result_cost;
-    /* LM-cut */
+    /* LM-cut. Each cut is stored once, in the pool (cuts, with its operators in
+     * cut_ops); a node lists its cuts as 4-byte pool indices (cut_refs), so a cut a
+     * successor inherits costs 4 bytes instead of a copy of it (elevators: 16 cuts per
+     * evaluated node, most inherited). */
     Cut *cuts;
     size_t ncuts, cuts_cap;
     int *cut_ops;
     size_t ncut_ops, cut_ops_cap;
+    uint32_t *cut_refs;
+    size_t ncut_refs, cut_refs_cap;
+    uint32_t *cut_tab; /* open addressing over the pool: (operators, m) -> index */
+    size_t cut_tab_cap;
     double *hv, *val, *wcost, *drop;
     int *pcf, *remaining, *stack, *props;
     unsigned char *zone, *reached;
@@ -349,6 +356,8 @@ static void search_dealloc(SearchObject *s) {
     free(s->layers.a);
     free(s->cuts);
     free(s->cut_ops);
+    free(s->cut_refs);
+    free(s->cut_tab);
     free(s->hv);
     free(s->val);
     free(s->wcost);
@@ -723,6 +732,62 @@ static int explore(SearchObject *s, int nprops) {
     return 0;
 }
 
+static uint64_t cut_hash(const int *ops, size_t n, double m) {
+    uint64_t h = 0xcbf29ce484222325ULL, mb;
+    memcpy(&mb, &m, sizeof mb);
+    h = (h ^ mb) * 0x100000001b3ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)ops[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+static inline int cut_is(const SearchObject *s, const Cut *c, const int *ops, size_t n,
+                         double m) {
+    return c->n == n && c->m == m &&
+           memcmp(s->cut_ops + c->ops_off, ops, n * sizeof(int)) == 0;
+}
+
+/* The pool index of the cut (ops[0..n), m), added if new; -1 on no memory. Sibling
+ * evaluations find the same new cuts again (elevators: 4 of 5 pool entries and half
+ * the operators were duplicates), so the pool keeps one copy. */
+static long cut_intern(SearchObject *s, const int *ops, size_t n, double m) {
+    if ((s->ncuts + 1) * 2 > s->cut_tab_cap) {
+        size_t cap = s->cut_tab_cap ? s->cut_tab_cap * 2 : 1024;
+        uint32_t *tab = malloc(cap * sizeof(uint32_t));
+        if (!tab) return -1;
+        memset(tab, 0xff, cap * sizeof(uint32_t));
+        for (size_t i = 0; i < s->ncuts; i++) {
+            const Cut *c = &s->cuts[i];
+            size_t j = cut_hash(s->cut_ops + c->ops_off, c->n, c->m) & (cap - 1);
+            while (tab[j] != UINT32_MAX) j = (j + 1) & (cap - 1);
+            tab[j] = (uint32_t)i;
+        }
+        free(s->cut_tab);
+        s->cut_tab = tab;
+        s->cut_tab_cap = cap;
+    }
+    size_t mask = s->cut_tab_cap - 1;
+    size_t j = cut_hash(ops, n, m) & mask;
+    while (s->cut_tab[j] != UINT32_MAX) {
+        if (cut_is(s, &s->cuts[s->cut_tab[j]], ops, n, m)) return (long)s->cut_tab[j];
+        j = (j + 1) & mask;
+    }
+    /* indices and offsets are 32-bit: refuse to grow past them (the memory budget
+     * stops a search long before, at 16 GB of operators) */
+    if (s->ncuts >= UINT32_MAX - 1 || s->ncut_ops + n >= UINT32_MAX) return -1;
+    GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
+    GROW(s->cut_ops, s->cut_ops_cap, s->ncut_ops + n, int);
+    Cut *c = &s->cuts[s->ncuts];
+    c->m = m;
+    c->ops_off = (uint32_t)s->ncut_ops;
+    c->n = (uint32_t)n;
+    memcpy(s->cut_ops + s->ncut_ops, ops, n * sizeof(int));
+    s->ncut_ops += n;
+    s->cut_tab[j] = (uint32_t)s->ncuts;
+    return (long)s->ncuts++;
+nomem:
+    return -1;
+}
+
 /* LM-cut of the state whose propositions are s->props[0..nprops) under s->wcost (left
  * holding the residual costs); new cuts are appended to the cut arena. Returns the
  * value of the new cuts (INFINITY for a relaxed dead end), -2 on no memory. Mirrors
@@ -792,18 +857,16 @@ static double lmcut_cuts(SearchObject *s, int nprops) {
                 }
             }
         }
+        if (ncut == 0) return total; /* cannot happen while h_max(goal) > 0; guards cut[0] */
         double m = cost[cut[0]];
         for (int i = 1; i < ncut; i++)
             if (cost[cut[i]] < m) m = cost[cut[i]];
         total += m;
-        GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
-        GROW(s->cut_ops, s->cut_ops_cap, s->ncut_ops + (size_t)ncut, int);
-        Cut *nc_ = &s->cuts[s->ncuts++];
-        nc_->m = m;
-        nc_->ops_off = (uint32_t)s->ncut_ops;
-        nc_->n = (uint32_t)ncut;
-        memcpy(s->cut_ops + s->ncut_ops, cut, (size_t)ncut * sizeof(int));
-        s->ncut_ops += (size_t)ncut;
+        long ref = cut_intern(s, cut, ncut, m);
+        if (ref < 0) return -2;
+        if (s->ncut_refs >= UINT32_MAX) return -2;
+        GROW(s->cut_refs, s->cut_refs_cap, s->ncut_refs + 1, uint32_t);
+        s->cut_refs[s->ncut_refs++] = (uint32_t)ref;
         for (int i = 0; i < ncut; i++) cost[cut[i]] -= m;
     }
 nomem:
@@ -824,21 +887,23 @@ static double evaluate(SearchObject *s, int id, int via_node, int via_op) {
     TaskObject *t = s->t;
     const word *x = state_of(s, id);
     if (is_goal(t, x)) {
-        s->nodes[id].cut_off = (uint32_t)s->ncuts;
+        s->nodes[id].cut_off = 0;
         s->nodes[id].ncuts = 0;
         s->nodes[id].evaluated = 1;
         return 0.0;
     }
     memcpy(s->wcost, t->rcost, (size_t)t->nro * sizeof(double));
-    size_t start = s->ncuts;
+    size_t start = s->ncut_refs;
     if (via_node >= 0) {
         Node *pn = &s->nodes[via_node];
         for (uint32_t k = 0; k < pn->ncuts; k++) {
-            /* pointer may move as the arena grows: index afresh */
-            Cut c = s->cuts[pn->cut_off + k];
+            /* pointer may move as the references grow: index afresh */
+            uint32_t ref = s->cut_refs[pn->cut_off + k];
+            Cut c = s->cuts[ref];
             if (cut_has(s, &c, via_op)) continue;
-            GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
-            s->cuts[s->ncuts++] = c;
+            if (s->ncut_refs >= UINT32_MAX) return -2;
+            GROW(s->cut_refs, s->cut_refs_cap, s->ncut_refs + 1, uint32_t);
+            s->cut_refs[s->ncut_refs++] = ref;
             const int *ops = s->cut_ops + c.ops_off;
             for (uint32_t i = 0; i < c.n; i++) s->wcost[ops[i]] -= c.m;
         }
@@ -852,15 +917,17 @@ static double evaluate(SearchObject *s, int id, int via_node, int via_op) {
     double hv = lmcut_cuts(s, nprops);
     if (hv == -2) return -2;
     if (hv == INFINITY) {
-        s->ncuts = start; /* drop what this evaluation appended */
+        /* drop the references this evaluation appended (the pool got nothing: the goal
+         * is relaxed-unreachable at the first exploration, before any cut) */
+        s->ncut_refs = start;
         return INFINITY;
     }
     Node *nd = &s->nodes[id];
     nd->cut_off = (uint32_t)start;
-    nd->ncuts = (uint32_t)(s->ncuts - start);
+    nd->ncuts = (uint32_t)(s->ncut_refs - start);
     nd->evaluated = 1;
     double sum = 0.0;
-    for (size_t k = start; k < s->ncuts; k++) sum += s->cuts[k].m;
+    for (size_t k = start; k < s->ncut_refs; k++) sum += s->cuts[s->cut_refs[k]].m;
     return sum;
 nomem:
     return -2;
@@ -1049,7 +1116,7 @@ static int run_lmcut(SearchObject *s, long long chunk) {
         double hsum = 0.0;
         /* drop[pos]: cost shares of the cuts containing pos (touched ones reset below) */
         for (uint32_t k = 0; k < cur->ncuts; k++) {
-            const Cut *c = &s->cuts[cur->cut_off + k];
+            const Cut *c = &s->cuts[s->cut_refs[cur->cut_off + k]];
             hsum += c->m;
             const int *ops = s->cut_ops + c->ops_off;
             for (uint32_t i = 0; i < c->n; i++) {
@@ -1101,7 +1168,7 @@ static int run_lmcut(SearchObject *s, long long chunk) {
             }
         }
         for (uint32_t k = 0; k < ncuts; k++) {
-            const Cut *c = &s->cuts[cut_off + k];
+            const Cut *c = &s->cuts[s->cut_refs[cut_off + k]];
             const int *ops = s->cut_ops + c->ops_off;
             for (uint32_t i = 0; i < c->n; i++) {
                 int pos = t->rorig[ops[i]];
@@ -1520,7 +1587,20 @@ static PyObject *search_nlayers(SearchObject *s, void *closure) {
     return PyLong_FromSize_t(s->layers.n);
 }
 
+/* stats() -> (nodes, cuts in the pool, cut references, cut operator entries, open
+ * entries, evaluated nodes):
+ * what the search holds, for memory measurements. */
+static PyObject *search_stats(SearchObject *s, PyObject *unused) {
+    (void)unused;
+    long long ev = 0;
+    for (size_t i = 0; i < s->nnodes; i++) ev += s->nodes[i].evaluated;
+    return Py_BuildValue("(nnnnnL)", (Py_ssize_t)s->nnodes, (Py_ssize_t)s->ncuts,
+                         (Py_ssize_t)s->ncut_refs, (Py_ssize_t)s->ncut_ops,
+                         (Py_ssize_t)(s->nheap + s->gopen[0].n + s->gopen[1].n), ev);
+}
+
 static PyMethodDef search_methods[] = {
+    {"stats", (PyCFunction)search_stats, METH_NOARGS, "What the search holds (counts)."},
     {"run", (PyCFunction)search_run, METH_O, "Run up to N expansions."},
     {"layers", (PyCFunction)search_layers, METH_NOARGS, "Sizes of the finished BFS layers."},
     {NULL, NULL, 0, NULL},
