@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -436,6 +437,7 @@ static int lookup_or_add(SearchObject *s, const word *x, int *fresh) {
         }
         j = (j + 1) & mask;
     }
+    if (s->nnodes >= INT_MAX) return -1; /* node ids are ints (and the table holds them) */
     GROW(s->nodes, s->nodes_cap, s->nnodes + 1, Node);
     GROW(s->states, s->states_cap, (s->nnodes + 1) * (size_t)W, word);
     int id = (int)s->nnodes++;
