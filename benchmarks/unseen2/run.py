@@ -42,8 +42,53 @@ FD_SEARCH = {
 }
 
 
+BASE_CORE = "GOALKEEPER_BASE_CORE"  # a compiled core built from an older _core.c
+
+
+def _variant(mode: str) -> str:
+    """Before/after variants of our searches, for one-run comparisons: ``MODE-py`` runs
+    the pure-Python core, ``MODE-base`` the compiled core at ``$GOALKEEPER_BASE_CORE``
+    (a ``_core*.so`` built from an earlier commit) in place of the built one."""
+    if mode.endswith("-py"):
+        os.environ["GOALKEEPER_PLANNER_CORE"] = "python"
+        return mode.removesuffix("-py")
+    if mode.endswith("-base"):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("goalkeeper.planning._core",
+                                                      os.environ[BASE_CORE])
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["goalkeeper.planning._core"] = mod
+        return mode.removesuffix("-base")
+    return mode
+
+
+WARM = "GOALKEEPER_BENCH_WARM"  # "1": import every search module before timing
+
+
+def _warm() -> None:
+    """Import what a search call would import on first use (modules, the compiled core),
+    so the timed call pays what a long-lived process pays on every call after its
+    first: FD's reported search time has no start-up in it either. Nothing is run, so
+    no per-task cache is filled."""
+    import importlib
+
+    for mod in ("search.astar", "search.race", "search.tiebreak", "search.lmcut_astar",
+                "search.stubborn", "search.greedy", "search.core", "heuristics.lmcut",
+                "heuristics.additive", "heuristics.blind", "heuristics.hmax"):
+        importlib.import_module(f"goalkeeper.planning.{mod}")
+    from goalkeeper.planning.search.core import available
+
+    available()
+
+
 def child(mode: str, domain: str, problem: str, timeout: float, heuristic: str | None) -> None:
     """Ground and search in this process; print one JSON line."""
+    mode = _variant(mode)
+    if os.environ.get(WARM) == "1":
+        _warm()
     from goalkeeper.planning.pddl import load_pddl
     from goalkeeper.planning.result import SearchLimits
     from goalkeeper.planning.search import get_search
@@ -216,13 +261,17 @@ def main() -> None:
     ap.add_argument("--greedy-timeout", type=float, default=20.0)
     ap.add_argument("--pyperplan-timeout", type=float, default=30.0)
     ap.add_argument("--only", nargs="*", default=None,
-                    help="run only these planners: astar greedy fd fd_greedy pyperplan sas")
+                    help="run only these planners: astar greedy fd fd_greedy pyperplan sas "
+                         "greedy_py (Python core) astar_base (the core at $GOALKEEPER_BASE_CORE)")
+    ap.add_argument("--tasks", nargs="*", help="only these task names (task01 task08 ...)")
     ap.add_argument("--give-up-after", type=int, default=2,
                     help="skip a planner on a domain after this many consecutive failures")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     fails: dict[tuple[str, str], int] = {}
     for name, dom, prob in tasks(args.domains):
+        if args.tasks and prob.stem not in args.tasks:
+            continue
         d = name.split("/")[0]
         row: dict[str, Any] = {"task": name}
         plan_for: list[tuple[str, Any, tuple[Any, ...]]] = [
@@ -231,7 +280,9 @@ def main() -> None:
             ("fd", run_fd, ("astar", dom, prob, args.timeout)),
             ("fd_greedy", run_fd, ("greedy", dom, prob, args.greedy_timeout)),
             ("pyperplan", run_pyperplan, (dom, prob, args.pyperplan_timeout)),
-            ("sas", run_ours, ("sas-astar", dom, prob, args.timeout))]
+            ("sas", run_ours, ("sas-astar", dom, prob, args.timeout)),
+            ("greedy_py", run_ours, ("greedy-py", dom, prob, args.greedy_timeout)),
+            ("astar_base", run_ours, ("astar-base", dom, prob, args.timeout))]
         plan_for = [p for p in plan_for if p[0] in (args.only or [k for k, _, _ in plan_for[:5]])]
         for key, fn, fargs in plan_for:
             if args.give_up_after and fails.get((key, d), 0) >= args.give_up_after:

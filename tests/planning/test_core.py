@@ -180,3 +180,44 @@ def test_without_the_extension_plans_match_the_compiled_core() -> None:
             if h is not None:
                 assert plan == r.plan, (name, h)
             assert task.is_goal(task.replay(init, plan))
+
+
+UNSEEN = ROOT / "benchmarks" / "unseen2" / "pddl"
+# optimal costs: Fast Downward's A* + LM-cut on the same files (benchmarks/unseen2/results)
+REFERENCE = {"parking/task01": 5, "parking/task03": 7, "parking/task04": 7, "parking/task05": 8,
+             "elevators/task02": 12, "elevators/task03": 14, "elevators/task04": 13}
+
+
+@needs_c
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_lmcut_with_the_shared_cut_pool_stays_optimal(name: str) -> None:
+    """Cuts are stored once and referenced by index (deduplicated across siblings): the
+    costs stay FD's optimal ones, and the compiled search still mirrors Python's."""
+    pytest.importorskip("pyperplan")
+    from goalkeeper.planning.pddl import load_pddl
+
+    dom, prob = name.split("/")
+    task, init = load_pddl(UNSEEN / dom / "domain.pddl", UNSEEN / dom / f"{prob}.pddl")
+    out = _same(task, init, "lmcut", stubborn.START)
+    assert out.cost == REFERENCE[name]
+    assert out.plan is not None and task.is_goal(task.replay(init, out.plan))
+
+
+@needs_c
+def test_the_cut_pool_keeps_one_copy_of_each_cut() -> None:
+    pytest.importorskip("pyperplan")
+    from goalkeeper.planning.pddl import load_pddl
+
+    task, init = load_pddl(UNSEEN / "elevators" / "domain.pddl",
+                           UNSEEN / "elevators" / "task03.pddl")
+    ops = prune_operators(task, init).ops
+    c = cores.get_core("c")
+    assert isinstance(c, cores.CCore)
+    nb = 8 * max(1, (task.nbits + 63) // 64)
+    search = c._ext.Search(c._packed(task, ops), 2, init.to_bytes(nb, "little"), -1, -1.0,
+                           stubborn.START, cores._ints(c.prop_bits(task, ops)))
+    while search.run(64) is None:
+        pass
+    nodes, pool, refs, cut_ops, _open, evaluated = search.stats()
+    assert 0 < pool < refs / 4  # most cuts are inherited or found again by a sibling
+    assert evaluated <= nodes

@@ -1,9 +1,10 @@
-/* Compiled core of goalkeeper's optimal planner: breadth-first search, blind A* and
- * LM-cut A*, all with strong stubborn sets.
+/* Compiled core of goalkeeper's planner: breadth-first search, blind A* and LM-cut A*,
+ * all with strong stubborn sets, and lazy greedy best-first search with h_FF (or
+ * h_add) and preferred operators.
  *
  * Optional: setup.py builds it when a C compiler is present, and the pure-Python
  * searches (search/astar.py, search/lmcut_astar.py, search/stubborn.py,
- * heuristics/lmcut.py) are always there. This file mirrors them step by step (same
+ * heuristics/lmcut.py, search/greedy.py, heuristics/additive.py) are always there. This file mirrors them step by step (same
  * successor order, same heap keys, same LM-cut tie-breaking, same float operations in
  * the same order), so both return the same plans; tests run both on random tasks.
  * The Python side (search/core.py) packs a task into flat arrays once; a Search object
@@ -15,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -243,13 +245,13 @@ static PyTypeObject TaskType = {
 
 /* ---------------------------------------------------------------- the search */
 
-enum { BFS = 0, BLIND = 1, LMCUT = 2 };
+enum { BFS = 0, BLIND = 1, LMCUT = 2, GREEDY_FF = 3, GREEDY_ADD = 4 };
 enum { RUNNING = 0, FOUND = 1, EXHAUSTED = 2, LIMIT = 3, NOMEM = 4 };
 
 typedef struct {
     double g, h;
     int parent, op; /* op: position */
-    uint32_t cut_off, ncuts;
+    uint32_t cut_off, ncuts; /* the node's cuts: cut_refs[cut_off .. cut_off + ncuts) */
     unsigned char hknown, evaluated;
 } Node;
 
@@ -271,6 +273,18 @@ typedef struct {
     long long seq; /* decreasing: among equal costs, the newest first */
     int p;
 } PEntry;
+
+/* A greedy open-list entry: a successor queued under its parent's h (lazy search). */
+typedef struct {
+    double h;
+    long long seq; /* increasing: among equal h, the oldest first (heapq's tuples) */
+    int node, parent, op;
+} GEntry;
+
+typedef struct {
+    GEntry *a;
+    size_t n, cap;
+} GHeap;
 
 typedef struct {
     PyObject_HEAD
@@ -297,11 +311,18 @@ typedef struct {
     double fbound;
     int goal_node;
     double result_cost;
-    /* LM-cut */
+    /* LM-cut. Each cut is stored once, in the pool (cuts, with its operators in
+     * cut_ops); a node lists its cuts as 4-byte pool indices (cut_refs), so a cut a
+     * successor inherits costs 4 bytes instead of a copy of it (elevators: 16 cuts per
+     * evaluated node, most inherited). */
     Cut *cuts;
     size_t ncuts, cuts_cap;
     int *cut_ops;
     size_t ncut_ops, cut_ops_cap;
+    uint32_t *cut_refs;
+    size_t ncut_refs, cut_refs_cap;
+    uint32_t *cut_tab; /* open addressing over the pool: (operators, m) -> index */
+    size_t cut_tab_cap;
     double *hv, *val, *wcost, *drop;
     int *pcf, *remaining, *stack, *props;
     unsigned char *zone, *reached;
@@ -316,6 +337,15 @@ typedef struct {
     int *order; /* state bits with a proposition, in the LM-cut variant's order */
     int norder;
     double h0;
+    /* greedy: the open lists (all successors, preferred ones), h_add/h_FF scratch */
+    GHeap gopen[2];
+    long long prio[2];
+    double best;
+    double *acc;
+    int *sup, *ffstack, *pref_list;
+    size_t ffstack_cap;
+    int npref;
+    unsigned char *seen, *used, *pref;
 } SearchObject;
 
 static void search_dealloc(SearchObject *s) {
@@ -327,6 +357,8 @@ static void search_dealloc(SearchObject *s) {
     free(s->layers.a);
     free(s->cuts);
     free(s->cut_ops);
+    free(s->cut_refs);
+    free(s->cut_tab);
     free(s->hv);
     free(s->val);
     free(s->wcost);
@@ -347,6 +379,15 @@ static void search_dealloc(SearchObject *s) {
     free(s->todo);
     free(s->succ);
     free(s->order);
+    free(s->gopen[0].a);
+    free(s->gopen[1].a);
+    free(s->acc);
+    free(s->sup);
+    free(s->ffstack);
+    free(s->pref_list);
+    free(s->seen);
+    free(s->used);
+    free(s->pref);
     Py_XDECREF(s->t);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -396,6 +437,7 @@ static int lookup_or_add(SearchObject *s, const word *x, int *fresh) {
         }
         j = (j + 1) & mask;
     }
+    if (s->nnodes >= INT_MAX) return -1; /* node ids are ints (and the table holds them) */
     GROW(s->nodes, s->nodes_cap, s->nnodes + 1, Node);
     GROW(s->states, s->states_cap, (s->nnodes + 1) * (size_t)W, word);
     int id = (int)s->nnodes++;
@@ -692,6 +734,62 @@ static int explore(SearchObject *s, int nprops) {
     return 0;
 }
 
+static uint64_t cut_hash(const int *ops, size_t n, double m) {
+    uint64_t h = 0xcbf29ce484222325ULL, mb;
+    memcpy(&mb, &m, sizeof mb);
+    h = (h ^ mb) * 0x100000001b3ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)ops[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+static inline int cut_is(const SearchObject *s, const Cut *c, const int *ops, size_t n,
+                         double m) {
+    return c->n == n && c->m == m &&
+           memcmp(s->cut_ops + c->ops_off, ops, n * sizeof(int)) == 0;
+}
+
+/* The pool index of the cut (ops[0..n), m), added if new; -1 on no memory. Sibling
+ * evaluations find the same new cuts again (elevators: 4 of 5 pool entries and half
+ * the operators were duplicates), so the pool keeps one copy. */
+static long cut_intern(SearchObject *s, const int *ops, size_t n, double m) {
+    if ((s->ncuts + 1) * 2 > s->cut_tab_cap) {
+        size_t cap = s->cut_tab_cap ? s->cut_tab_cap * 2 : 1024;
+        uint32_t *tab = malloc(cap * sizeof(uint32_t));
+        if (!tab) return -1;
+        memset(tab, 0xff, cap * sizeof(uint32_t));
+        for (size_t i = 0; i < s->ncuts; i++) {
+            const Cut *c = &s->cuts[i];
+            size_t j = cut_hash(s->cut_ops + c->ops_off, c->n, c->m) & (cap - 1);
+            while (tab[j] != UINT32_MAX) j = (j + 1) & (cap - 1);
+            tab[j] = (uint32_t)i;
+        }
+        free(s->cut_tab);
+        s->cut_tab = tab;
+        s->cut_tab_cap = cap;
+    }
+    size_t mask = s->cut_tab_cap - 1;
+    size_t j = cut_hash(ops, n, m) & mask;
+    while (s->cut_tab[j] != UINT32_MAX) {
+        if (cut_is(s, &s->cuts[s->cut_tab[j]], ops, n, m)) return (long)s->cut_tab[j];
+        j = (j + 1) & mask;
+    }
+    /* indices and offsets are 32-bit: refuse to grow past them (the memory budget
+     * stops a search long before, at 16 GB of operators) */
+    if (s->ncuts >= UINT32_MAX - 1 || s->ncut_ops + n >= UINT32_MAX) return -1;
+    GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
+    GROW(s->cut_ops, s->cut_ops_cap, s->ncut_ops + n, int);
+    Cut *c = &s->cuts[s->ncuts];
+    c->m = m;
+    c->ops_off = (uint32_t)s->ncut_ops;
+    c->n = (uint32_t)n;
+    memcpy(s->cut_ops + s->ncut_ops, ops, n * sizeof(int));
+    s->ncut_ops += n;
+    s->cut_tab[j] = (uint32_t)s->ncuts;
+    return (long)s->ncuts++;
+nomem:
+    return -1;
+}
+
 /* LM-cut of the state whose propositions are s->props[0..nprops) under s->wcost (left
  * holding the residual costs); new cuts are appended to the cut arena. Returns the
  * value of the new cuts (INFINITY for a relaxed dead end), -2 on no memory. Mirrors
@@ -761,18 +859,16 @@ static double lmcut_cuts(SearchObject *s, int nprops) {
                 }
             }
         }
+        if (ncut == 0) return total; /* cannot happen while h_max(goal) > 0; guards cut[0] */
         double m = cost[cut[0]];
         for (int i = 1; i < ncut; i++)
             if (cost[cut[i]] < m) m = cost[cut[i]];
         total += m;
-        GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
-        GROW(s->cut_ops, s->cut_ops_cap, s->ncut_ops + (size_t)ncut, int);
-        Cut *nc_ = &s->cuts[s->ncuts++];
-        nc_->m = m;
-        nc_->ops_off = (uint32_t)s->ncut_ops;
-        nc_->n = (uint32_t)ncut;
-        memcpy(s->cut_ops + s->ncut_ops, cut, (size_t)ncut * sizeof(int));
-        s->ncut_ops += (size_t)ncut;
+        long ref = cut_intern(s, cut, ncut, m);
+        if (ref < 0) return -2;
+        if (s->ncut_refs >= UINT32_MAX) return -2;
+        GROW(s->cut_refs, s->cut_refs_cap, s->ncut_refs + 1, uint32_t);
+        s->cut_refs[s->ncut_refs++] = (uint32_t)ref;
         for (int i = 0; i < ncut; i++) cost[cut[i]] -= m;
     }
 nomem:
@@ -793,21 +889,23 @@ static double evaluate(SearchObject *s, int id, int via_node, int via_op) {
     TaskObject *t = s->t;
     const word *x = state_of(s, id);
     if (is_goal(t, x)) {
-        s->nodes[id].cut_off = (uint32_t)s->ncuts;
+        s->nodes[id].cut_off = 0;
         s->nodes[id].ncuts = 0;
         s->nodes[id].evaluated = 1;
         return 0.0;
     }
     memcpy(s->wcost, t->rcost, (size_t)t->nro * sizeof(double));
-    size_t start = s->ncuts;
+    size_t start = s->ncut_refs;
     if (via_node >= 0) {
         Node *pn = &s->nodes[via_node];
         for (uint32_t k = 0; k < pn->ncuts; k++) {
-            /* pointer may move as the arena grows: index afresh */
-            Cut c = s->cuts[pn->cut_off + k];
+            /* pointer may move as the references grow: index afresh */
+            uint32_t ref = s->cut_refs[pn->cut_off + k];
+            Cut c = s->cuts[ref];
             if (cut_has(s, &c, via_op)) continue;
-            GROW(s->cuts, s->cuts_cap, s->ncuts + 1, Cut);
-            s->cuts[s->ncuts++] = c;
+            if (s->ncut_refs >= UINT32_MAX) return -2;
+            GROW(s->cut_refs, s->cut_refs_cap, s->ncut_refs + 1, uint32_t);
+            s->cut_refs[s->ncut_refs++] = ref;
             const int *ops = s->cut_ops + c.ops_off;
             for (uint32_t i = 0; i < c.n; i++) s->wcost[ops[i]] -= c.m;
         }
@@ -821,15 +919,17 @@ static double evaluate(SearchObject *s, int id, int via_node, int via_op) {
     double hv = lmcut_cuts(s, nprops);
     if (hv == -2) return -2;
     if (hv == INFINITY) {
-        s->ncuts = start; /* drop what this evaluation appended */
+        /* drop the references this evaluation appended (the pool got nothing: the goal
+         * is relaxed-unreachable at the first exploration, before any cut) */
+        s->ncut_refs = start;
         return INFINITY;
     }
     Node *nd = &s->nodes[id];
     nd->cut_off = (uint32_t)start;
-    nd->ncuts = (uint32_t)(s->ncuts - start);
+    nd->ncuts = (uint32_t)(s->ncut_refs - start);
     nd->evaluated = 1;
     double sum = 0.0;
-    for (size_t k = start; k < s->ncuts; k++) sum += s->cuts[k].m;
+    for (size_t k = start; k < s->ncut_refs; k++) sum += s->cuts[s->cut_refs[k]].m;
     return sum;
 nomem:
     return -2;
@@ -1018,7 +1118,7 @@ static int run_lmcut(SearchObject *s, long long chunk) {
         double hsum = 0.0;
         /* drop[pos]: cost shares of the cuts containing pos (touched ones reset below) */
         for (uint32_t k = 0; k < cur->ncuts; k++) {
-            const Cut *c = &s->cuts[cur->cut_off + k];
+            const Cut *c = &s->cuts[s->cut_refs[cur->cut_off + k]];
             hsum += c->m;
             const int *ops = s->cut_ops + c->ops_off;
             for (uint32_t i = 0; i < c->n; i++) {
@@ -1070,7 +1170,7 @@ static int run_lmcut(SearchObject *s, long long chunk) {
             }
         }
         for (uint32_t k = 0; k < ncuts; k++) {
-            const Cut *c = &s->cuts[cut_off + k];
+            const Cut *c = &s->cuts[s->cut_refs[cut_off + k]];
             const int *ops = s->cut_ops + c->ops_off;
             for (uint32_t i = 0; i < c->n; i++) {
                 int pos = t->rorig[ops[i]];
@@ -1081,6 +1181,222 @@ static int run_lmcut(SearchObject *s, long long chunk) {
             s->use_sss = 0;
     }
     return RUNNING;
+}
+
+/* ---------------------------------------------------------------- greedy search */
+
+static inline int gless(const GEntry *a, const GEntry *b) {
+    return a->h < b->h || (a->h == b->h && a->seq < b->seq);
+}
+
+static int gheap_push(GHeap *q, GEntry e) {
+    GROW(q->a, q->cap, q->n + 1, GEntry);
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!gless(&e, &q->a[p])) break;
+        q->a[i] = q->a[p];
+        i = p;
+    }
+    q->a[i] = e;
+    return 0;
+nomem:
+    return -1;
+}
+
+static GEntry gheap_pop(GHeap *q) {
+    GEntry top = q->a[0];
+    GEntry last = q->a[--q->n];
+    size_t n = q->n, i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t c = l;
+        if (l + 1 < n && gless(&q->a[l + 1], &q->a[l])) c = l + 1;
+        if (!gless(&q->a[c], &last)) break;
+        q->a[i] = q->a[c];
+        i = c;
+    }
+    if (n) q->a[i] = last;
+    return top;
+}
+
+/* h_add of every proposition up to the goal (s->hv) with best supporters (s->sup), from
+ * the propositions true in x. Mirrors heuristics/additive.py:hadd_values: propositions
+ * leave the heap in (cost, index) order (all keys differ: a proposition is pushed again
+ * only at a strictly lower cost), so any correct heap pops them in heapq's order.
+ * Returns -1 on no memory. */
+static int hadd_explore(SearchObject *s, const word *x) {
+    TaskObject *t = s->t;
+    int np = t->np, nro = t->nro, goal = t->rgoal;
+    double *hv = s->hv, *acc = s->acc, *cost = t->rcost;
+    int *sup = s->sup, *remaining = s->remaining;
+    for (int p = 0; p < np; p++) {
+        hv[p] = INFINITY;
+        sup[p] = -1;
+    }
+    for (int o = 0; o < nro; o++) {
+        remaining[o] = t->npre[o];
+        acc[o] = 0.0;
+    }
+    s->npheap = 0;
+    hv[t->rtrue] = 0.0;
+    if (pheap_push(s, 0.0, t->rtrue, t->rtrue) < 0) return -1;
+    for (int i = 0; i < s->norder; i++) {
+        int b = s->order[i];
+        int p = t->bit_prop[b];
+        if (bit_set(x, b) && hv[p] != 0.0) {
+            hv[p] = 0.0;
+            if (pheap_push(s, 0.0, p, p) < 0) return -1;
+        }
+    }
+    while (s->npheap) {
+        PEntry e = pheap_pop(s);
+        int p = e.p;
+        double c = e.c;
+        if (c > hv[p]) continue;
+        if (p == goal) break;
+        for (int k = t->preof_start[p]; k < t->preof_start[p + 1]; k++) {
+            int o = t->preof[k];
+            int r = --remaining[o];
+            double sum = acc[o] + c;
+            acc[o] = sum;
+            if (r == 0) {
+                double nc = sum + cost[o];
+                for (int a = t->radd_start[o]; a < t->radd_start[o + 1]; a++) {
+                    int q = t->radd[a];
+                    if (nc < hv[q]) {
+                        hv[q] = nc;
+                        sup[q] = o;
+                        if (pheap_push(s, nc, q, q) < 0) return -1;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* h_FF (or h_add) of state x, INFINITY for a relaxed dead end, -2 on no memory. For
+ * h_FF, marks the preferred operators (those of the relaxed plan applicable in x) in
+ * s->pref, listed in s->pref_list. Mirrors additive.py:hff's with_preferred: the same
+ * depth-first walk from the goal, so the same float sum in the same order. */
+static double greedy_eval(SearchObject *s, const word *x) {
+    TaskObject *t = s->t;
+    for (int i = 0; i < s->npref; i++) s->pref[s->pref_list[i]] = 0;
+    s->npref = 0;
+    if (is_goal(t, x)) return 0.0;
+    if (hadd_explore(s, x) < 0) return -2;
+    int goal = t->rgoal;
+    if (s->hv[goal] == INFINITY) return INFINITY;
+    if (s->kind == GREEDY_ADD) return s->hv[goal];
+    unsigned char *seen = s->seen, *used = s->used;
+    memset(seen, 0, (size_t)t->np);
+    memset(used, 0, (size_t)t->nro);
+    seen[t->rtrue] = 1;
+    for (int i = 0; i < s->norder; i++) {
+        int b = s->order[i];
+        if (bit_set(x, b)) seen[t->bit_prop[b]] = 1;
+    }
+    /* each operator pushes its preconditions at most once (used), so the stack never
+     * holds more than 1 + all preconditions: ffstack_cap */
+    int *stack = s->ffstack;
+    size_t sp = 0;
+    stack[sp++] = goal;
+    double total = 0.0;
+    while (sp) {
+        int p = stack[--sp];
+        if (seen[p]) continue;
+        seen[p] = 1;
+        int o = s->sup[p];
+        if (o < 0 || used[o]) continue; /* o < 0 cannot happen (p was reached): no UB */
+        used[o] = 1;
+        total += t->rcost[o];
+        for (int k = t->rpre_start[o]; k < t->rpre_start[o + 1]; k++) {
+            if (sp >= s->ffstack_cap) return -2; /* unreachable by the bound above */
+            stack[sp++] = t->rpre[k];
+        }
+        int pos = t->rorig[o];
+        if (pos >= 0 && !s->pref[pos] && applicable(t, x, pos)) {
+            s->pref[pos] = 1;
+            s->pref_list[s->npref++] = pos;
+        }
+    }
+    return total;
+}
+
+#define BOOST 1000 /* search/greedy.py: the preferred list's head start on progress */
+
+/* Up to chunk evaluations of lazy greedy best-first search (mirrors greedy.greedy). */
+static int run_greedy(SearchObject *s, long long chunk) {
+    TaskObject *t = s->t;
+    word *succ = s->succ;
+    GHeap *all = &s->gopen[0], *prf = &s->gopen[1];
+    for (long long done = 0; done < chunk;) {
+        if (!all->n && !prf->n) return EXHAUSTED;
+        int which = prf->n && (!all->n || s->prio[1] <= s->prio[0]);
+        GEntry e = gheap_pop(which ? prf : all);
+        int id = e.node;
+        if (s->nodes[id].evaluated) continue; /* closed */
+        s->prio[which]++;
+        s->nodes[id].evaluated = 1;
+        if (e.op >= 0) {
+            s->nodes[id].parent = e.parent;
+            s->nodes[id].op = e.op;
+        }
+        if (expand_check(s)) return LIMIT;
+        double hs = greedy_eval(s, state_of(s, id));
+        done++;
+        if (hs == -2) return NOMEM;
+        if (hs == INFINITY) continue;
+        s->expanded++;
+        if (hs < s->best) {
+            s->best = hs;
+            s->prio[1] -= BOOST;
+        }
+        for (int gi = 0; gi < t->ngroups; gi++) {
+            int key = t->gkey[gi];
+            if (key >= 0 && !bit_set(state_of(s, id), key)) continue;
+            for (int o = t->gstart[gi]; o < t->gstart[gi + 1]; o++) {
+                const word *x = state_of(s, id); /* the arena may move: index afresh */
+                if (!applicable(t, x, o)) continue;
+                apply_op(t, x, o, succ);
+                int fresh;
+                int n = lookup_or_add(s, succ, &fresh);
+                if (n < 0) return NOMEM;
+                if (s->nodes[n].evaluated) continue;
+                s->generated++;
+                if (is_goal(t, succ)) {
+                    s->nodes[n].parent = id;
+                    s->nodes[n].op = o;
+                    s->goal_node = n;
+                    return FOUND;
+                }
+                s->seq++;
+                GEntry ne = {hs, s->seq, n, id, o};
+                if (gheap_push(all, ne) < 0) return NOMEM;
+                if (s->pref[o] && gheap_push(prf, ne) < 0) return NOMEM;
+            }
+        }
+    }
+    return RUNNING;
+}
+
+static int greedy_init(SearchObject *s, int id) {
+    TaskObject *t = s->t;
+    s->acc = malloc(((size_t)t->nro + 1) * sizeof(double));
+    s->sup = malloc(((size_t)t->np + 1) * sizeof(int));
+    s->ffstack_cap = (size_t)t->rpre_start[t->nro] + 1;
+    s->ffstack = malloc(s->ffstack_cap * sizeof(int));
+    s->pref_list = malloc(((size_t)t->nops + 1) * sizeof(int));
+    s->seen = malloc((size_t)t->np + 1);
+    s->used = malloc((size_t)t->nro + 1);
+    s->pref = calloc((size_t)t->nops + 1, 1);
+    if (!s->acc || !s->sup || !s->ffstack || !s->pref_list || !s->seen || !s->used || !s->pref)
+        return -1;
+    s->best = INFINITY;
+    GEntry e = {0.0, 0, id, id, -1};
+    return gheap_push(&s->gopen[0], e);
 }
 
 static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
@@ -1094,7 +1410,7 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTuple(args, "O!iOLdLO", &TaskType, &t, &kind, &init, &max_exp, &deadline,
                           &sss_start, &order))
         return -1;
-    if (kind < BFS || kind > LMCUT) {
+    if (kind < BFS || kind > GREEDY_ADD) {
         PyErr_SetString(PyExc_ValueError, "unknown search kind");
         return -1;
     }
@@ -1123,7 +1439,8 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
     s->stub = calloc((size_t)t->NW + 1, sizeof(word));
     s->todo = calloc((size_t)t->NW + 1, sizeof(word));
     s->drop = calloc((size_t)t->nops + 1, sizeof(double));
-    if (kind == LMCUT) {
+    int greedy = kind == GREEDY_FF || kind == GREEDY_ADD;
+    if (kind == LMCUT || greedy) {
         s->hv = malloc(((size_t)t->np + 1) * sizeof(double));
         s->val = malloc(((size_t)t->nro + 1) * sizeof(double));
         s->wcost = malloc(((size_t)t->nro + 1) * sizeof(double));
@@ -1137,7 +1454,7 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
         s->newcut = malloc(((size_t)t->nro + 1) * sizeof(int));
     }
     if (!s->succ || !s->stub || !s->todo || !s->drop ||
-        (kind == LMCUT && (!s->hv || !s->val || !s->wcost || !s->pcf || !s->remaining ||
+        ((kind == LMCUT || greedy) && (!s->hv || !s->val || !s->wcost || !s->pcf || !s->remaining ||
                            !s->stack || !s->props || !s->zone || !s->reached || !s->newcut))) {
         free(x);
         PyErr_NoMemory();
@@ -1151,6 +1468,13 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
         return -1;
     }
     s->nodes[id].g = 0.0;
+    if (greedy) {
+        if (greedy_init(s, id) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        return 0;
+    }
     if (kind == BFS) {
         s->left = 1;
         if (queue_push(s, id) < 0) {
@@ -1196,6 +1520,8 @@ static PyObject *search_run(SearchObject *s, PyObject *arg) {
             st = run_bfs(s, chunk);
         else if (s->kind == BLIND)
             st = run_blind(s, chunk);
+        else if (s->kind == GREEDY_FF || s->kind == GREEDY_ADD)
+            st = run_greedy(s, chunk);
         else
             st = run_lmcut(s, chunk);
         Py_END_ALLOW_THREADS
@@ -1222,8 +1548,9 @@ static PyObject *search_run(SearchObject *s, PyObject *arg) {
             }
             PyList_SET_ITEM(plan, --i, v);
         }
-        /* breadth-first search: the Python side sums the plan's costs in plan order */
-        cost = s->kind == BFS ? 0.0 : s->result_cost;
+        /* breadth-first and greedy search: the Python side sums the plan's costs in
+         * plan order */
+        cost = s->kind == BFS || s->kind >= GREEDY_FF ? 0.0 : s->result_cost;
     } else {
         plan = Py_None;
         Py_INCREF(plan);
@@ -1262,7 +1589,20 @@ static PyObject *search_nlayers(SearchObject *s, void *closure) {
     return PyLong_FromSize_t(s->layers.n);
 }
 
+/* stats() -> (nodes, cuts in the pool, cut references, cut operator entries, open
+ * entries, evaluated nodes):
+ * what the search holds, for memory measurements. */
+static PyObject *search_stats(SearchObject *s, PyObject *unused) {
+    (void)unused;
+    long long ev = 0;
+    for (size_t i = 0; i < s->nnodes; i++) ev += s->nodes[i].evaluated;
+    return Py_BuildValue("(nnnnnL)", (Py_ssize_t)s->nnodes, (Py_ssize_t)s->ncuts,
+                         (Py_ssize_t)s->ncut_refs, (Py_ssize_t)s->ncut_ops,
+                         (Py_ssize_t)(s->nheap + s->gopen[0].n + s->gopen[1].n), ev);
+}
+
 static PyMethodDef search_methods[] = {
+    {"stats", (PyCFunction)search_stats, METH_NOARGS, "What the search holds (counts)."},
     {"run", (PyCFunction)search_run, METH_O, "Run up to N expansions."},
     {"layers", (PyCFunction)search_layers, METH_NOARGS, "Sizes of the finished BFS layers."},
     {NULL, NULL, 0, NULL},

@@ -32,6 +32,9 @@ def hadd_values(rx: Relaxed, props: Sequence[int]) -> tuple[list[float], list[in
         if hv[p] != 0.0:
             hv[p] = 0.0
             heap.append((0.0, p))
+    # a heap, so that propositions leave it in (cost, index) order, which the compiled
+    # core reproduces (``props`` puts ``true``, a high index, first)
+    heap.sort()
     while heap:
         c, p = heappop(heap)
         if c > hv[p]:

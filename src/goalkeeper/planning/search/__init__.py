@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..result import SearchLimits, SearchOutcome
 from ..task import Task
@@ -29,10 +29,14 @@ class SearchFn(Protocol):
 
 
 SEARCHES: dict[str, SearchFn] = {}
+F = TypeVar("F", bound=SearchFn)
 
 
-def register_search(name: str) -> Callable[[SearchFn], SearchFn]:
-    def deco(fn: SearchFn) -> SearchFn:
+def register_search(name: str) -> Callable[[F], F]:
+    """Register a search under ``name``; the function keeps its own signature (extra
+    keywords such as ``core`` stay visible to the type checker)."""
+
+    def deco(fn: F) -> F:
         SEARCHES[name] = fn
         return fn
 

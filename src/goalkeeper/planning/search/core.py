@@ -1,9 +1,10 @@
-"""Which implementation runs the optimal searches: the compiled core or pure Python.
+"""Which implementation runs the searches: the compiled core or pure Python.
 
-Both give the same plans (tests run them side by side). The compiled core
+Both give the same plans (tests run them side by side): breadth-first search, blind
+and LM-cut A*, and greedy search with h_FF or h_add (other heuristics: Python). The compiled core
 (``goalkeeper.planning._core``, built from ``_core.c`` when a C compiler is present at
 install time) is 10-50x faster; pure Python is always there. The choice, per call:
-the ``core`` argument of ``astar``, else the ``GOALKEEPER_PLANNER_CORE`` environment
+the ``core`` argument of ``astar`` and ``greedy``, else the ``GOALKEEPER_PLANNER_CORE`` environment
 variable (``auto``, ``c`` or ``python``), else ``auto``: compiled if built, except for
 tasks so small that packing them for C costs more than searching them in Python.
 """
@@ -53,6 +54,11 @@ class Core(Protocol):
     ) -> float: ...
 
     def prop_bits(self, task: Task, ops: tuple[Operator, ...]) -> list[int]: ...
+
+    def greedy(
+        self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
+        heuristic: str,
+    ) -> SearchOutcome: ...
 
 
 _last_rx: list[Any] = [None, None, None]  # (task, ops, Relaxed): races reuse one relaxation
@@ -105,8 +111,19 @@ class PythonCore:
     def prop_bits(self, task: Task, ops: tuple[Operator, ...]) -> list[int]:
         return sorted(relaxed_for(task, ops).bit_prop)
 
+    def greedy(
+        self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
+        heuristic: str,
+    ) -> SearchOutcome:
+        from .greedy import greedy_python
 
-_BFS, _BLIND, _LMCUT = 0, 1, 2
+        return greedy_python(task, init, ops, limits, heuristic)
+
+
+_BFS, _BLIND, _LMCUT, _GREEDY_FF, _GREEDY_ADD = 0, 1, 2, 3, 4
+_GREEDY = {"ff": _GREEDY_FF, "hadd": _GREEDY_ADD}  # greedy heuristics the C core has
+_NAMES = {_BFS: "blind", _BLIND: "blind", _LMCUT: "lmcut", _GREEDY_FF: "ff",
+          _GREEDY_ADD: "hadd"}
 
 
 def _ints(xs: Sequence[int]) -> bytes:
@@ -218,10 +235,11 @@ class CCore:
         nb = 8 * max(1, (task.nbits + 63) // 64)
         deadline = -1.0 if limits.max_seconds is None else time.perf_counter() + limits.max_seconds
         max_exp = -1 if limits.max_expansions is None else limits.max_expansions
+        greedy = kind in (_GREEDY_FF, _GREEDY_ADD)
         search = ext.Search(packed, kind, init.to_bytes(nb, "little"), max_exp, deadline,
-                            stubborn.START, self._order(task, ops, order))
-        name = "lmcut" if kind == _LMCUT else "blind"
-        chunk = 16 if kind == _LMCUT else 1024
+                            -1 if greedy else stubborn.START, self._order(task, ops, order))
+        name = _NAMES[kind]
+        chunk = 16 if kind == _LMCUT else 64 if greedy else 1024
         clock = time.perf_counter
         memory = MemoryBudget(limits)
         while True:
@@ -236,7 +254,7 @@ class CCore:
             if out is not None:
                 status, plan, cost, expanded, generated = out
                 if status == "found":
-                    if kind == _BFS:
+                    if kind == _BFS or greedy:
                         cost = plan_cost(task, plan)
                     return SearchOutcome(plan, cost, expanded, generated, True, name)
                 return SearchOutcome(None, INF, expanded, generated, status == "exhausted", name)
@@ -263,6 +281,17 @@ class CCore:
         fbound: list[float] | None = None, order: Sequence[int] | None = None,
     ) -> Steps:
         return self._steps(task, init, ops, limits, _LMCUT, fbound=fbound, order=order)
+
+    def greedy(
+        self, task: Task, init: int, ops: tuple[Operator, ...], limits: SearchLimits,
+        heuristic: str,
+    ) -> SearchOutcome:
+        kind = _GREEDY.get(heuristic)
+        if kind is None:
+            return _PY.greedy(task, init, ops, limits, heuristic)
+        from .astar import drain
+
+        return drain(self._steps(task, init, ops, limits, kind))
 
 
 _PY = PythonCore()
