@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import goalkeeper
+import goalkeeper.api  # the test uses the submodule itself; the package does not import it eagerly
 from goalkeeper.convergence import MakerRequest, MakerResult, list_goals, register_maker
 from goalkeeper.convergence.contracts import MAKERS, get_maker
 from goalkeeper.engines.local import LocalEngine
