@@ -146,7 +146,7 @@ def _toml(path: Path) -> dict[str, Any]:
         return {}
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # nested thousands deep, tomllib recurses out
         return {}
 
 
@@ -167,6 +167,8 @@ def _damaged(ws: Path) -> list[str]:
                 configparser.ConfigParser(interpolation=None, strict=False).read_string(text)
         except (tomllib.TOMLDecodeError, ValueError, configparser.Error) as e:
             out.append(f"{name} ({str(e).splitlines()[0][:160]})")
+        except RecursionError:
+            out.append(f"{name} (nested too deep to read)")
     return out
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "public",
     "goal_mac",
     "key_for",
+    "macs_equal",
     "keys_dir",
     "read_request",
     "evidence_gaps",
@@ -119,6 +120,14 @@ class Chain:
         return int(last.get("seq", 0)), line_hash(last)
 
 
+def macs_equal(given: object, expected: str) -> bool:
+    """A signature as read from a file against the one computed: anything but the same hex text
+    (a number, a list, non-ASCII text, which ``hmac.compare_digest`` refuses) is no match."""
+    if not isinstance(given, str) or not given.isascii():
+        return False
+    return hmac.compare_digest(given, expected)
+
+
 def verify_chain(goal_id: str, root: Path | None = None, key: bytes | None = None) -> Chain:
     """Every record in order, unbroken and signed; ``problems`` names the first breaks."""
     key = key or key_for(root)
@@ -129,12 +138,16 @@ def verify_chain(goal_id: str, root: Path | None = None, key: bytes | None = Non
         if "mac" not in rec:
             problems.append(f"event {rec.get('event')!r} at {rec.get('ts')} carries no signature")
             continue
-        if not hmac.compare_digest(str(rec.get("mac")), sign(key, rec)):
+        if not macs_equal(rec.get("mac"), sign(key, rec)):
             problems.append(f"event {rec.get('event')!r} (seq {rec.get('seq')}) has a bad signature")
             continue
-        if rec.get("seq") != seq + 1 or rec.get("prev") != prev:
-            problems.append(f"the chain breaks before seq {rec.get('seq')} (expected {seq + 1})")
-        seq, prev = int(rec.get("seq", seq + 1)), line_hash(rec)
+        got = rec.get("seq")
+        if type(got) is not int:  # signed, yet no sequence number: written by no goalkeeper of this format
+            problems.append(f"event {rec.get('event')!r} carries no sequence number (seq {got!r})")
+            continue
+        if got != seq + 1 or rec.get("prev") != prev:
+            problems.append(f"the chain breaks before seq {got} (expected {seq + 1})")
+        seq, prev = got, line_hash(rec)
         recs.append(rec)
     return Chain(recs, problems[:20])
 
@@ -198,7 +211,7 @@ def read_request(goal_id: str, root: Path | None = None) -> str | None:
         return None
     if not isinstance(data, dict) or data.get("goalId") != goal_id:
         return None
-    if not hmac.compare_digest(str(data.get("mac", "")), sign(key_for(root), data)):
+    if not macs_equal(data.get("mac", ""), sign(key_for(root), data)):
         return None
     req = data.get("request")
     return req if req in ("pause", "abandon") else None

@@ -8,7 +8,6 @@ a :class:`~goalkeeper.errors.CorruptStateError` and is left untouched.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,16 @@ from ..store.atomic import validated
 from ..store.home import now_iso
 from ..store.redact import redact_obj
 from .goal import LEGACY_PROTECTED, SCHEMA_VERSION, ConditionResult, Escalation, Goal, Iteration
-from .ledger import Chain, evidence_gaps, goal_mac, key_for, line_hash, rebuild, verify_chain
+from .ledger import (
+    Chain,
+    evidence_gaps,
+    goal_mac,
+    key_for,
+    line_hash,
+    macs_equal,
+    rebuild,
+    verify_chain,
+)
 from .ledger import append as ledger_append
 from .protect import DEFAULT_TESTS
 
@@ -139,7 +147,7 @@ def load_goal(goal_id: str, root: Path | None = None) -> Goal:
             f"{gstore.goal_path(goal_id, root)}: the goal file carries no signature, so goalkeeper did not "
             "write it; `goalkeeper goal run ID` rebuilds it from the signed event log"
         )
-    if mac is not None and not hmac.compare_digest(str(mac), goal_mac(key_for(root), raw)):
+    if mac is not None and not macs_equal(mac, goal_mac(key_for(root), raw)):
         raise IntegrityError(
             f"{gstore.goal_path(goal_id, root)}: the goal file was changed outside goalkeeper (its signature "
             "does not match); `goalkeeper goal run ID` rebuilds it from the signed event log"

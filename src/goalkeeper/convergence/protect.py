@@ -226,7 +226,7 @@ def _toml_sections(text: str) -> dict[str, object] | None:
 
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         return None
     raw = data.get("tool")
     tool: dict[str, Any] = raw if isinstance(raw, dict) else {}
