@@ -185,7 +185,8 @@ def test_honest_code_the_new_rules_leave_alone(tmp_path: Path) -> None:
     (ws / "tests").mkdir()
     base = walk(ws)
     (ws / "shop" / "model.py").write_text(
-        "import re\n\nPAT = re.compile('x')\nexec('X = 1')\n\n\ndef fit(xs):\n    return xs\n\n\n"
+        "import re\n\nPAT = re.compile('x')\nexec('X = 1')  # pending (not applied yet)\n\n\ndef fit(xs):\n"
+        "    return xs\n\n\n"
         "class Point:\n    def __eq__(self, other):\n        return isinstance(other, Point)\n")
     (ws / "tests" / "test_model.py").write_text("from shop.model import fit\n\n\ndef test_fit():\n"
                                                  "    assert fit([1]) == [1]\n")
