@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from goalkeeper.convergence.protect import classify, protected_findings
-from goalkeeper.convergence.scan import added_lines, scan_changes
+from goalkeeper.convergence.scan import added_lines, runtime_findings, scan_changes
 from goalkeeper.convergence.tree import walk
 
 BASE = {"app.py": "def add(a, b):\n    return a - b\n", "tests/test_app.py": "def test_add():\n    assert 1\n"}
@@ -223,3 +223,100 @@ def test_a_test_named_module_inside_the_package_is_read_as_code(tmp_path: Path) 
     (ws / "shop" / "test_real.py").write_text("import pytest\n\n\ndef test_x():\n    assert pytest\n")
     found = scan_changes(base, walk(ws), ws, lambda r: None)
     assert [(f.path, f.kind) for f in found] == [("shop/test_mode.py", "runner")], [f.text() for f in found]
+
+
+# --- red team round 7: honest code the round-6 rules refuse --------------------------------------
+@pytest.mark.parametrize("rel,text", [
+    # a case-insensitive string and a money type: real comparisons on a value subclass
+    ("shop/istr.py", "class IStr(str):\n    def __eq__(self, other):\n        return self.lower() == str(other).lower()\n"
+                     "\n    def __hash__(self):\n        return hash(self.lower())\n"),
+    ("shop/money.py", "from decimal import Decimal\n\n\nclass Money(Decimal):\n    def __eq__(self, other):\n"
+                      "        return Decimal.__eq__(self.quantize(Decimal('0.01')), Decimal(other).quantize(Decimal('0.01')))\n"),
+    # the old-Python fallback binds the value typing has at run time
+    ("shop/compat.py", "try:\n    from typing import TYPE_CHECKING\nexcept ImportError:\n    TYPE_CHECKING = False\n"),
+    # compile/eval that are not the builtins: re's compile, a Lisp interpreter's own eval
+    ("shop/pat.py", "from re import compile\n\n\ndef make(p):\n    return compile(p)\n"),
+    ("shop/lisp.py", "def eval(x, env):\n    return env[x] if isinstance(x, str) else x\n\n\ndef run(src, env):\n"
+                     "    return eval(src, env)\n"),
+    # an insurance policy's coverage, a language table, the PEP 561 marker
+    ("shop/policy.py", "def limit(policy):\n    return policy['coverage']\n"),
+    ("shop/langs.py", "LANGS = {'py': 'Python', 'js': 'JavaScript'}\nMARKER = 'py.typed'\n"),
+    # a co-located test may run the runner and pass it strings, like any test
+    ("shop/test_cli.py", "import subprocess\nimport sys\n\n\ndef test_cli():\n"
+                         "    subprocess.run([sys.executable, '-m', 'pytest', '--version'], check=True)\n"),
+    ("shop/test_langs.py", "import pytest\n\n\n@pytest.mark.parametrize('ext', ['py', 'js'])\ndef test_l(ext):\n"
+                           "    assert ext\n"),
+    # a test of the project's own buffer class, whose method is named add_lines
+    ("tests/test_buf.py", "class Buf(list):\n    def add_lines(self, xs):\n        self.extend(xs)\n\n\n"
+                          "def test_buf():\n    b = Buf()\n    b.add_lines(['a'])\n    assert b == ['a']\n"),
+    # prose and notebooks are no test files of any language
+    ("README.md", "# Shop\n\nOrders stay pending (until paid); call `model.fit(X)` to train.\n"),
+    ("notebooks/train.ipynb", '{"cells": [{"source": ["model.fit(X, y)\\n"]}]}\n'),
+])
+def test_round7_honest_code_is_not_refused(tmp_path: Path, rel: str, text: str) -> None:
+    assert _scan(tmp_path, {"shop/__init__.py": "", rel: text}) == []
+
+
+def test_round7_a_dataclass_field_named_skip_is_no_skip() -> None:
+    """Pagination's ``skip: int = 0``: the text dataclasses compiles for it (what the probe sends) is no
+    test skip; the code under test wrote no such call."""
+    import dataclasses
+    import sys
+
+    seen: list[str] = []
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event == "compile" and isinstance(args[0], str) and "__create_fn__" in args[0] and len(seen) < 10:
+            seen.append(args[0])
+
+    sys.addaudithook(hook)  # stays installed: it only records the first few dataclass texts
+    dataclasses.make_dataclass("Page", [("skip", int, dataclasses.field(default=0)), ("limit", int, 100)])
+    texts = list(seen)
+    assert texts
+    assert [f.text() for t in texts for f in runtime_findings("shop/page.py", t)] == []
+
+
+# --- red team round 7: what the round-6 rules let through ----------------------------------------
+@pytest.mark.parametrize("text", [
+    "TYPE_CHECKING, X = True, 1\n",
+    "if (TYPE_CHECKING := True):\n    X = 1\n",
+    "from os import sep as TYPE_CHECKING\n",
+    "for TYPE_CHECKING in (True,):\n    pass\n",
+    "import typing\nsetattr(typing, 'TYPE_CHECKING', True)\n",
+])
+def test_round7_type_checking_bound_true_any_way_is_found(tmp_path: Path, text: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + text + "if TYPE_CHECKING:\n    import os\n"})
+    assert any("TYPE_CHECKING" in f for f in found), found
+
+
+@pytest.mark.parametrize("body", [
+    "    def __eq__(self, other):\n        return 1 == 1\n",
+    "    def __eq__(self, other):\n        return bool(1)\n",
+    "    def __eq__(self, other):\n        return not None\n",
+    "    __eq__ = lambda self, other: True\n",
+])
+def test_round7_equals_anything_in_other_spellings_is_found(tmp_path: Path, body: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + "\n\nclass Answer:\n" + body})
+    assert any("equal to anything" in f for f in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "X = os.environ.get(f\"PYTEST_{'CURRENT'}_TEST\")\n",
+    "X = os.environ.get('_'.join(['PYTEST', 'CURRENT', 'TEST']))\n",
+    "X = os.environ.get('PYTEST_%s' % 'CURRENT_TEST')\n",
+])
+def test_round7_runner_names_built_from_constants_are_found(tmp_path: Path, code: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + "import os\n" + code})
+    assert any("runner" in f for f in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "import builtins\n\n\ndef run(s):\n    builtins.exec(s)\n",
+    "def run(s):\n    return compile(source=s, filename='x', mode='exec')\n",
+    "run = exec\n\n\ndef go(s):\n    run(s)\n",
+    # bytecode in a data file, run with no compile at all (no audit "compile" event either)
+    "import marshal\nimport types\n\n\ndef go(path):\n    types.FunctionType(marshal.loads(open(path, 'rb').read()), {})()\n",
+])
+def test_round7_running_built_code_in_other_spellings_is_found(tmp_path: Path, code: str) -> None:
+    found = _scan(tmp_path, {"app.py": BASE["app.py"] + code})
+    assert any("opaque" in f or "run time" in f for f in found), found
