@@ -266,8 +266,9 @@ def test_round7_a_dataclass_field_named_skip_is_no_skip() -> None:
     seen: list[str] = []
 
     def hook(event: str, args: tuple[object, ...]) -> None:
-        if event == "compile" and isinstance(args[0], str) and "__create_fn__" in args[0] and len(seen) < 10:
-            seen.append(args[0])
+        text = args[0].decode() if event == "compile" and isinstance(args[0], bytes) else args[0]
+        if event == "compile" and isinstance(text, str) and "__create_fn__" in text and len(seen) < 10:
+            seen.append(text)
 
     sys.addaudithook(hook)  # stays installed: it only records the first few dataclass texts
     dataclasses.make_dataclass("Page", [("skip", int, dataclasses.field(default=0)), ("limit", int, 100)])

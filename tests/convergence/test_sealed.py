@@ -173,3 +173,33 @@ def test_code_kept_in_dot_git_and_imported_is_tampering(ws: Path) -> None:
                                "os.path.abspath(__file__)), '.git'))\nimport rates  # noqa: E402\n" + APP)
     run = run_sealed([PYTEST], ws)
     assert any("inside .git" in t for t in run.tampered), run.tampered
+
+
+# --- red team round 7 ------------------------------------------------------------------------
+@pytest.mark.parametrize("how", [
+    # a compile whose file name the code chooses: an absolute .py name reads as "a module imported from
+    # its source file", so the probe sends nothing, though no such file exists
+    'import builtins\nbuiltins.exec(builtins.compile(open(HERE + "/rates.txt").read(), "/nowhere/rates.py", "exec"))\n',
+    # the probe stops sending after 200 run-time compiles; 200 harmless ones come first
+    'import builtins\nfor _i in range(200):\n    eval("0")\n'
+    'getattr(builtins, "ex" + "ec")(open(HERE + "/rates.txt").read())\n',
+    # bytecode in a data file: marshal.loads and exec of a code object raise no "compile" event
+    'import marshal\nexec(marshal.loads(open(HERE + "/rates.bin", "rb").read()))\n',
+])
+def test_round7_run_time_code_past_the_probe_is_scanned(ws: Path, how: str) -> None:
+    import marshal
+
+    payload = 'import sys\nEXACT = "pytest" in sys.modules\n'
+    (ws / "rates.txt").write_text(payload)
+    (ws / "rates.bin").write_bytes(marshal.dumps(compile(payload, "rates", "exec")))
+    (ws / "app.py").write_text("import os\nHERE = os.path.dirname(os.path.abspath(__file__))\n" + how + APP)
+    run = run_sealed([PYTEST], ws)
+    assert run.tampered, "run-time code that detects the runner went unseen"
+
+
+def test_round7_a_dataclass_field_named_skip_is_not_tampering(ws: Path) -> None:
+    """Pagination's ``skip``: the __init__ dataclasses compiles assigns ``self.skip=skip``, no test skip."""
+    (ws / "app.py").write_text("import dataclasses\n\n\n@dataclasses.dataclass\nclass Page:\n    skip: int = 0\n"
+                               "    limit: int = 100\n\n\n" + APP)
+    run = run_sealed([PYTEST], ws)
+    assert run.tampered == []
