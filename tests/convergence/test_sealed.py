@@ -203,3 +203,19 @@ def test_round7_a_dataclass_field_named_skip_is_not_tampering(ws: Path) -> None:
                                "    limit: int = 100\n\n\n" + APP)
     run = run_sealed([PYTEST], ws)
     assert run.tampered == []
+
+
+def test_round7_new_files_the_projects_coverage_config_omits_are_not_unmeasured(ws: Path) -> None:
+    """Django's migrations: generated files the baseline's own coverage config omits; a new one is not
+    code moved out of the measurement."""
+    (ws / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n\n'
+                                       '[tool.coverage.run]\nomit = ["shop/migrations/*"]\n')
+    (ws / "shop" / "migrations").mkdir(parents=True)
+    (ws / "shop" / "__init__.py").write_text("def add(a, b):\n    return a + b\n")
+    (ws / "shop" / "migrations" / "__init__.py").write_text("")
+    (ws / "shop" / "migrations" / "0002_price.py").write_text("OPS = ['add price']\n")
+    (ws / "tests" / "test_app.py").write_text("from shop import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n")
+    cov = StoppingCondition(type="coverage_threshold", threshold=90,
+                            command=[PY, "-m", "pytest", "-q", "-p", "no:randomly", "--cov=shop"])
+    run = run_sealed([cov], ws, new_sources=["shop/migrations/__init__.py", "shop/migrations/0002_price.py"])
+    assert run.results[0].passed, run.results[0].summary
