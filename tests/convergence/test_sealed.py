@@ -219,3 +219,21 @@ def test_round7_new_files_the_projects_coverage_config_omits_are_not_unmeasured(
                             command=[PY, "-m", "pytest", "-q", "-p", "no:randomly", "--cov=shop"])
     run = run_sealed([cov], ws, new_sources=["shop/migrations/__init__.py", "shop/migrations/0002_price.py"])
     assert run.results[0].passed, run.results[0].summary
+
+
+def test_round7_a_coverage_html_report_is_no_config_written_between_steps(ws: Path) -> None:
+    """pytest-cov's ``--cov-report=html`` writes ``htmlcov/.gitignore``: the report folder ignoring itself,
+    which the end-of-iteration walk allows (``protect._output_folder``); the walk after each step must too."""
+    from types import SimpleNamespace
+
+    from goalkeeper.convergence.seal import Seal
+    from goalkeeper.convergence.tree import walk
+
+    fake = SimpleNamespace(goal=SimpleNamespace(guards=SimpleNamespace(check_outputs=[])), protect=[],
+                           walk=lambda: walk(ws))
+    after_step = Seal._between(fake, walk(ws))  # type: ignore[arg-type]
+    cov = StoppingCondition(type="coverage_threshold", threshold=90,
+                            command=[PY, "-m", "pytest", "-q", "-p", "no:randomly", "--cov=app", "--cov-report=html"])
+    run = run_sealed([cov], ws, after_step=after_step)
+    assert (ws / "htmlcov" / ".gitignore").is_file(), run.results[0].outputs
+    assert run.results[0].passed and run.tampered == [], (run.results[0].summary, run.tampered)
