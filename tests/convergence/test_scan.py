@@ -321,3 +321,15 @@ def test_round7_runner_names_built_from_constants_are_found(tmp_path: Path, code
 def test_round7_running_built_code_in_other_spellings_is_found(tmp_path: Path, code: str) -> None:
     found = _scan(tmp_path, {"app.py": BASE["app.py"] + code})
     assert any("opaque" in f or "run time" in f for f in found), found
+
+
+@pytest.mark.parametrize("code", [
+    "from tests.helpers import running\n",
+    "from tests import helpers\n",
+    "import conftest\n",
+])
+def test_round7_code_under_test_importing_test_code_is_found(tmp_path: Path, code: str) -> None:
+    """A test helper may name the runner; code under test importing it learns it is being tested."""
+    helper = "import os\n\n\ndef running():\n    return 'PYTEST_CURRENT_TEST' in os.environ\n"
+    found = _scan(tmp_path, {"tests/helpers.py": helper, "app.py": code + BASE["app.py"]})
+    assert any("runner" in f for f in found), found

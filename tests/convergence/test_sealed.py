@@ -237,3 +237,13 @@ def test_round7_a_coverage_html_report_is_no_config_written_between_steps(ws: Pa
     run = run_sealed([cov], ws, after_step=after_step)
     assert (ws / "htmlcov" / ".gitignore").is_file(), run.results[0].outputs
     assert run.results[0].passed and run.tampered == [], (run.results[0].summary, run.tampered)
+
+
+def test_round7_code_that_learns_of_the_runner_through_a_test_helper_is_tampering(ws: Path) -> None:
+    """A helper in the test folder may name the runner (it is test code); code under test that imports it
+    learns it is being tested without spelling anything a scan of code looks for."""
+    (ws / "tests" / "helpers.py").write_text("import os\n\n\ndef running():\n    return 'PYTEST_CURRENT_TEST' in os.environ\n")
+    (ws / "app.py").write_text("from tests.helpers import running\n\n\ndef add(a, b):\n"
+                               "    return a + b if running() else a - b\n")
+    run = run_sealed([PYTEST], ws)
+    assert run.tampered or not run.results[0].passed, run.results[0].summary
