@@ -333,3 +333,42 @@ def test_round7_code_under_test_importing_test_code_is_found(tmp_path: Path, cod
     helper = "import os\n\n\ndef running():\n    return 'PYTEST_CURRENT_TEST' in os.environ\n"
     found = _scan(tmp_path, {"tests/helpers.py": helper, "app.py": code + BASE["app.py"]})
     assert any("runner" in f for f in found), found
+
+
+# What Jinja 3.1.6 compiles for ``<p>{{ coverage }} from {{ skip }}</p>`` (Environment().compile(..., raw=True)),
+# the text the probe sends when a view renders an insurance quote's page: the template's variable names
+# are strings in it, no runner and no skip of the code under test.
+_JINJA = '''from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, \
+TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = None
+
+def root(context, missing=missing, environment=environment):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_coverage = resolve('coverage')
+    l_0_skip = resolve('skip')
+    pass
+    yield '<p>'
+    yield str((undefined(name='coverage') if l_0_coverage is missing else l_0_coverage))
+    yield ' from '
+    yield str((undefined(name='skip') if l_0_skip is missing else l_0_skip))
+    yield '</p>'
+
+blocks = {}
+debug_info = '1=14'
+'''
+
+
+def test_round7_a_jinja_template_naming_coverage_and_skip_is_not_runner_code() -> None:
+    assert [f.text() for f in runtime_findings("shop/views.py", _JINJA)] == []
+
+
+def test_round7_a_django_apps_tests_module_may_import_the_runner(tmp_path: Path) -> None:
+    """Django's layout puts an app's tests in ``polls/tests.py``: test code, though no DEFAULT_TESTS glob
+    matches it."""
+    text = "import unittest\n\nfrom polls.models import Poll\n\n\nclass PollTests(unittest.TestCase):\n" \
+           "    def test_str(self):\n        self.assertEqual(str(Poll('q')), 'q')\n"
+    assert _scan(tmp_path, {"polls/__init__.py": "", "polls/tests.py": text}) == []
