@@ -54,3 +54,16 @@ def test_an_ignore_file_over_code_is_sealed(tmp_path: Path) -> None:
     (ws / "gen" / "hidden.py").write_text("import os\n")
     assert [f.path for f in protected_findings(base, walk(ws))] == ["gen/.gitignore"]
     assert any("tests/.gitignore" in f for f in _findings(tmp_path / "t", "tests/.gitignore", "*\n"))
+
+
+@pytest.mark.parametrize("text", [
+    # the hook's name split where no piece starts with "pytest_"
+    FIXTURE + "globals()['pyt' + 'est_collection_modifyitems'] = lambda items: items.clear()\n",
+    FIXTURE + "globals()['_'.join(['pytest', 'configure'])] = print\n",
+    # a plugin registered from a fixture: its hook is a method whose name is built at run time
+    FIXTURE + "\n\nclass P:\n    pass\n\n\nsetattr(P, 'pyt' + 'est_runtest_logreport', lambda self, report: None)\n\n\n"
+              "@pytest.fixture(autouse=True, scope='session')\ndef _plug(request):\n"
+              "    request.config.pluginmanager.register(P())\n",
+])
+def test_round7_a_conftest_hook_named_in_pieces_is_sealed(tmp_path: Path, text: str) -> None:
+    assert any("conftest.py" in f for f in _findings(tmp_path, "tests/receipt/conftest.py", text))
