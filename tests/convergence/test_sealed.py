@@ -235,7 +235,7 @@ def test_round7_a_coverage_html_report_is_no_config_written_between_steps(ws: Pa
     cov = StoppingCondition(type="coverage_threshold", threshold=90,
                             command=[PY, "-m", "pytest", "-q", "-p", "no:randomly", "--cov=app", "--cov-report=html"])
     run = run_sealed([cov], ws, after_step=after_step)
-    assert (ws / "htmlcov" / ".gitignore").is_file(), run.results[0].outputs
+    assert (ws / "htmlcov" / ".gitignore").is_file(), run.outputs
     assert run.results[0].passed and run.tampered == [], (run.results[0].summary, run.tampered)
 
 
