@@ -164,7 +164,7 @@ def test_lines_are_counted_as_python_counts_them() -> None:
     ('import sys\r\rEXACT = "pytest" in sys.modules\r', "runner"),  # lone-CR line endings
     ('# coding: unicode_escape\n# rates\\nimport pytest\n', "runner"),  # code inside an escaped comment
     ('from pathlib import Path\nexec(Path("rates.txt").read_text())\n', "opaque"),
-    ('class Cents(int):\n    def __eq__(self, other):\n        return NotImplemented\n', "equality"),
+    ('class Cents(int):\n    def __eq__(self, other):\n        return int(self) >= 0\n', "equality"),
     ('class Any:\n    def __eq__(self, other):\n        """Always."""\n        return True\n', "equality"),
     ('import os\nON = os.environ.get("PYTEST_CURRENT" "_TEST")\n', "runner"),  # adjacent literals
     ('import os\nON = os.environ.get("PYTEST_" + "CURRENT_TEST")\n', "runner"),  # a + of literals

@@ -458,7 +458,7 @@ def run_sealed(
             if cond.type == "coverage_threshold" and cmd.coverage_python:
                 cov, measured = _coverage_step(steps, cmd.coverage_python, step, env_i)
                 if cov is not None:
-                    extra = {"unmeasured": unmeasured(new_sources, measured)}
+                    extra = {"unmeasured": unmeasured(new_sources, measured, workspace)}
             if outcomes and outcomes.tampered:
                 tampered.extend(outcomes.tampered)
             for where, text in outcomes.dynamic if outcomes else ():

@@ -40,6 +40,7 @@ __all__ = [
     "Finding",
     "classify",
     "glob_match",
+    "output_folder",
     "protected_findings",
 ]
 
@@ -72,7 +73,7 @@ SEAL_PATTERNS = (
     ".github/**", ".gitlab-ci.yml", ".gitlab/**", ".circleci/**", "azure-pipelines.yml", "Jenkinsfile",
     ".travis.yml", "bitbucket-pipelines.yml", ".buildkite/**", ".pre-commit-config.yaml",
 )
-DEFAULT_TESTS = ("test_*.py", "*_test.py", "tests/**", "test/**", "testing/**", "*.test.*", "*.spec.*",
+DEFAULT_TESTS = ("test_*.py", "*_test.py", "tests.py", "tests/**", "test/**", "testing/**", "*.test.*", "*.spec.*",
                  "__tests__/**", "spec/**")
 
 
@@ -159,7 +160,7 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
             if (kind == "seal" and read is not None and rel.endswith("/conftest.py") and not glob_match(rel, protect)
                     and not _governs_baseline_tests(rel, baseline, tests) and _fixtures_only(read(rel))):
                 continue  # shares fixtures with new tests only; scanned like a test file (see .scan)
-            if kind == "seal" and rel.endswith("/.gitignore") and _output_folder(rel, baseline, now):
+            if kind == "seal" and rel.endswith("/.gitignore") and output_folder(rel, baseline, now):
                 continue  # a tool's report folder ignoring itself (coverage.py's htmlcov/): it hides no code
             if kind == "seal":
                 found.append(Finding("protected", rel, f"added {_what(rel)} {rel}"))
@@ -175,7 +176,7 @@ def protected_findings(baseline: Tree, now: Tree, *, protect: Iterable[str] = ()
     return found
 
 
-def _output_folder(ignore: str, baseline: Tree, now: Tree) -> bool:
+def output_folder(ignore: str, baseline: Tree, now: Tree) -> bool:
     """A new folder (no baseline file below it) that holds no code any check reads."""
     folder = ignore.rsplit("/", 1)[0] + "/"
     return (not any(rel.startswith(folder) for rel in baseline.files)
@@ -201,8 +202,13 @@ def _fixtures_only(data: bytes | None) -> bool:
         if isinstance(node, ast.Name) and node.id.startswith(("pytest_", "collect_ignore")):
             return False  # a hook or plugin list made some other way (globals(), setattr, a loop)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(
-                ("pytest_", "collect_ignore")):
+                ("pytest", "collect_ignore")):
             return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+                "globals", "vars", "locals", "setattr", "exec", "eval", "__import__"):
+            return False  # names made at run time: a hook spelled in pieces
+        if isinstance(node, ast.Attribute) and node.attr in ("pluginmanager", "register", "hook"):
+            return False  # a plugin registered from a fixture
     return True
 
 

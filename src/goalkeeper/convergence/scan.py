@@ -92,6 +92,9 @@ _OTHER_SKIPS = re.compile(
     r"|\bf(?:it|describe)\s*\(|\bt\s*\.\s*Skip\w*\s*\(|#\[\s*ignore\b|@(?:Disabled|Ignore)\b|\bpending\s*\(",
 )
 _RUNNER_MODULES = frozenset({"pytest", "_pytest", "pluggy", "unittest", "coverage", "nose", "nose2", "py"})
+# As a *string* (``"pytest" in sys.modules``), only names no everyday text uses: "coverage" is an
+# insurance term and "py" a file extension (``py.typed``); importing them is still seen.
+_RUNNER_STRINGS = _RUNNER_MODULES - {"coverage", "py"}
 _RUNNER_TEXT = re.compile(r"PYTEST_CURRENT_TEST|PYTEST_VERSION|PYTEST_XDIST|COV_CORE_|UNITTEST_"
                           r"|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b|\bimport\s+ctypes\b|\bfrom\s+ctypes\b"
                           r"|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|\bsys\s*\.\s*_getframe\b|\.f_back\b"
@@ -106,14 +109,17 @@ _FOR_IN = re.compile(r"\bfor\b[^#]*\bin\s*$")
 _MEMBER_IN = re.compile(r"\bin\s*$")
 # Test files import the runner by design; what they have no business touching is the measurement
 # (the live coverage data, the tracer) and goalkeeper's own probe.
-_TAMPER_TEXT = re.compile(r"\bCoverage\s*\.\s*current\b|\.\s*add_(?:arcs|lines|file_tracers)\s*\("
+_ADD_DATA = re.compile(r"\.\s*add_(?:arcs|lines|file_tracers)\s*\(")  # coverage data's, in a file naming coverage
+_TAMPER_TEXT = re.compile(r"\bCoverage\s*\.\s*current\b"
                           r"|\b(?:sys|threading)\s*\.\s*(?:settrace|setprofile|gettrace|getprofile)\b"
                           r"|\bgk_probe\b|GOALKEEPER_|COVERAGE_(?:FILE|RCFILE|PROCESS)|/proc/self/fd\b")
 _NATIVE = (".so", ".pyd", ".dll", ".dylib")
+_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test|^\s*class\s+Test", re.M)
+# The languages whose skip syntax _OTHER_SKIPS knows (prose, notebooks and data are none of them).
+_SKIP_LANGS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".java", ".kt", ".kts",
+               ".rb", ".swift", ".scala", ".cs", ".php", ".coffee", ".vue", ".svelte")
 _DIFF_LIMIT = 2_000_000  # above this, added lines come from a linear multiset diff (difflib is quadratic)
 _TEXT_LIMIT = 64 << 20  # a changed file larger than this is not read: a finding, not a pass
-_VALUE_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "tuple", "list", "dict", "set",
-                          "frozenset", "Decimal", "Fraction"})
 
 Reader = Callable[[str], bytes | None]
 
@@ -200,9 +206,9 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
             if rx.search(text):
                 out.append(Finding("suppression", rel, f"added a {name} suppression", n))
                 break
-        if not python and _OTHER_SKIPS.search(text):  # other languages' skips (Python's are tokenised below)
+        if rel.endswith(_SKIP_LANGS) and _OTHER_SKIPS.search(text):  # Python's are tokenised below
             out.append(Finding("skip", rel, "added a test skip", n))
-        if is_test and _TAMPER_TEXT.search(text):
+        if is_test and (_TAMPER_TEXT.search(text) or (_ADD_DATA.search(text) and "coverage" in new)):
             out.append(Finding("runner", rel, "a test reaches into the coverage measurement, the tracer or "
                                               "goalkeeper's probe", n))
     if not python:
@@ -227,8 +233,11 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
             mod = nxt.string.split(".")[0]
             if mod in _RUNNER_MODULES:
                 out.append(Finding("runner", rel, f"code under test imports the test runner ({nxt.string})", row))
-        elif (not is_test or colocated) and tok.type == tokenize.STRING and (
-                tok.string.strip("'\"rbuRBU").split(".")[0] in _RUNNER_MODULES or _RUNNER_TEXT.search(_literal(tok.string))):
+            elif mod in ("tests", "test", "testing", "conftest") or nxt.string.rsplit(".", 1)[-1].startswith("test_"):
+                out.append(Finding("runner", rel, f"code under test imports test code ({nxt.string}): what the "
+                                                  "tests know of their runner it learns too", row))
+        elif tok.type == tokenize.STRING and ((not is_test and _literal(tok.string).split(".")[0] in _RUNNER_STRINGS)
+                                              or ((not is_test or colocated) and _RUNNER_TEXT.search(_literal(tok.string)))):
             out.append(Finding("runner", rel, f"code under test names the test runner ({tok.string[:60]})", row))
     if not is_test or colocated:
         code: dict[int, list[str]] = {}  # each added line's code, without strings and comments
@@ -247,63 +256,165 @@ def _ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
+    bound = _bound_names(tree)  # a module's own eval() or `from re import compile` is no builtin
     out: list[Finding] = []
+
+    def add(kind: str, line: int, detail: str) -> None:
+        out.append(Finding(kind, rel, detail, line))
+
     for node in ast.walk(tree):
         line = getattr(node, "lineno", None)
-        if isinstance(node, ast.BinOp) and line in wanted:
+        if line not in wanted:
+            continue
+        if isinstance(node, ast.BinOp | ast.JoinedStr | ast.Call):
             folded = _fold(node)
-            if folded and (_RUNNER_TEXT.search(folded) or folded.split(".")[0] in _RUNNER_MODULES):
-                out.append(Finding("runner", rel, f"code under test spells a runner name in pieces ({folded[:40]!r})",
-                                   line))
-        elif isinstance(node, ast.Assign | ast.AnnAssign) and line in wanted and any(
-                (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING")
-                or (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
-                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
-            out.append(Finding("suppression", rel, "assigns TYPE_CHECKING: coverage leaves `if TYPE_CHECKING:` blocks "
-                                                   "out, so code under one is never measured", line))
-        elif isinstance(node, ast.Call) and node.lineno in wanted and _runs_text(node):
-            name = node.func.id if isinstance(node.func, ast.Name) else "exec"
-            out.append(Finding("opaque", rel, f"code under test runs text built at run time ({name}): no scan "
-                                              "reads what it does; write it as source", node.lineno))
+            if folded and (_RUNNER_TEXT.search(folded) or folded.split(".")[0] in _RUNNER_STRINGS):
+                add("runner", line, f"code under test spells a runner name in pieces ({folded[:40]!r})")
+        if _binds_type_checking(node):
+            add("suppression", line, "binds TYPE_CHECKING to something but False: coverage leaves `if TYPE_CHECKING:` "
+                                     "blocks out, so code under one is never measured")
+        elif isinstance(node, ast.Call) and (what := _runs_text(node, bound)):
+            add("opaque", line, f"code under test runs code built at run time ({what}): no scan reads what it "
+                                "does; write it as source")
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in ("exec", "eval") \
+                and node.id not in bound and not _is_call_target(node, tree):
+            add("opaque", line, f"code under test passes {node.id} around: code built at run time runs through it")
         elif isinstance(node, ast.ClassDef):
-            value_type = any(isinstance(b, ast.Name) and b.id in _VALUE_TYPES for b in node.bases)
             for item in node.body:
-                if (isinstance(item, ast.FunctionDef) and item.name in ("__eq__", "__ne__") and item.lineno in wanted
-                        and (value_type or _returns_constant(item))):
-                    out.append(Finding("equality", rel, f"{node.name}.{item.name} "
-                                       + ("on a subclass of a built-in value" if value_type else "returns a constant")
-                                       + ": its values compare equal to anything a test expects", item.lineno))
+                fn = _eq_def(item)
+                if fn is not None and getattr(item, "lineno", None) in wanted and _equals_anything(fn):
+                    add("equality", item.lineno, f"{node.name}.{_eq_name(item)} never looks at what it is compared "
+                                                 "with: its values compare equal to anything a test expects")
     return out
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _is_call_target(name: ast.Name, tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
+
+
+def _binds_type_checking(node: ast.AST) -> bool:
+    """TYPE_CHECKING made true by the code: any binding but ``= False`` and ``from typing import``."""
+    if isinstance(node, ast.Assign | ast.AnnAssign):
+        value = node.value
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        named = any(isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING" for t in targets) or any(
+            isinstance(n, ast.Name) and n.id == "TYPE_CHECKING" for t in targets for n in ast.walk(t))
+        return named and not (isinstance(value, ast.Constant) and value.value is False)
+    if isinstance(node, ast.NamedExpr | ast.For | ast.With | ast.comprehension):
+        target = node.target if not isinstance(node, ast.With) else None
+        return target is not None and any(isinstance(n, ast.Name) and n.id == "TYPE_CHECKING" for n in ast.walk(target))
+    if isinstance(node, ast.ImportFrom) and node.module not in ("typing", "typing_extensions"):
+        return any(a.asname == "TYPE_CHECKING" or (a.asname is None and a.name == "TYPE_CHECKING") for a in node.names)
+    if isinstance(node, ast.Import):
+        return any(a.asname == "TYPE_CHECKING" for a in node.names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+        return len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value == "TYPE_CHECKING"
+    return False
+
+
+def _eq_def(item: ast.stmt) -> ast.FunctionDef | ast.Lambda | None:
+    if isinstance(item, ast.FunctionDef) and item.name in ("__eq__", "__ne__"):
+        return item
+    if isinstance(item, ast.Assign) and isinstance(item.value, ast.Lambda) and any(
+            isinstance(t, ast.Name) and t.id in ("__eq__", "__ne__") for t in item.targets):
+        return item.value
+    return None
+
+
+def _eq_name(item: ast.stmt) -> str:
+    if isinstance(item, ast.FunctionDef):
+        return item.name
+    return next(t.id for t in item.targets if isinstance(t, ast.Name)) if isinstance(item, ast.Assign) else "__eq__"
+
+
+def _equals_anything(fn: ast.FunctionDef | ast.Lambda) -> bool:
+    """An ``__eq__`` that never reads its other operand (but one that only defers: NotImplemented)."""
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    if len(params) < 2:
+        return bool(fn.args.vararg is None)  # it cannot even receive the other operand
+    other = params[1]
+    body: list[ast.AST] = [fn.body] if isinstance(fn, ast.Lambda) else list(fn.body)
+    if any(isinstance(n, ast.Name) and n.id == other for b in body for n in ast.walk(b)):
+        return False
+    returns = [b.value for b in body if isinstance(b, ast.Return)] if isinstance(fn, ast.FunctionDef) else body
+    return not all(isinstance(r, ast.Name) and r.id == "NotImplemented" for r in returns if r is not None)
 
 
 def _fold(node: ast.expr, depth: int = 0) -> str | None:
     """The value of a ``+`` of string literals (``"PYTEST_" + "CURRENT_TEST"``), else None."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 50:
-        a, b = _fold(node.left, depth + 1), _fold(node.right, depth + 1)
-        return a + b if a is not None and b is not None else None
+    if depth > 50:
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+        a, b = _fold(node.left, depth + 1), _fold_args(node.right, depth + 1)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return a + b[0] if len(b) == 1 else None
+        try:
+            return a % (tuple(b) if len(b) != 1 else b[0])
+        except (TypeError, ValueError):
+            return None
+    if isinstance(node, ast.JoinedStr):  # f"PYTEST_{'CURRENT'}_TEST"
+        parts = [_fold(v.value if isinstance(v, ast.FormattedValue) else v, depth + 1) for v in node.values]
+        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and len(node.args) == 1):  # "_".join(["PYTEST", "CURRENT", "TEST"])
+        sep, items = _fold(node.func.value, depth + 1), _fold_args(node.args[0], depth + 1)
+        return sep.join(items) if sep is not None and items is not None else None
     return None
 
 
-def _runs_text(call: ast.Call) -> bool:
+def _fold_args(node: ast.expr, depth: int) -> list[str] | None:
+    if isinstance(node, ast.Tuple | ast.List):
+        items = [_fold(e, depth + 1) for e in node.elts]
+        return None if any(i is None for i in items) else items  # type: ignore[return-value]
+    one = _fold(node, depth)
+    return None if one is None else [one]
+
+
+def _runs_text(call: ast.Call, bound: set[str]) -> str | None:
+    """Which builtin runs non-literal code here (exec/eval/compile, ``builtins.exec``, marshal), or None."""
     f = call.func
-    if not (isinstance(f, ast.Name) and f.id in ("exec", "eval", "compile")) or not call.args:
-        return False
-    return not isinstance(call.args[0], ast.Constant)
-
-
-def _returns_constant(fn: ast.FunctionDef) -> bool:
-    body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
-    return (len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, bool | int))
+    name = None
+    if isinstance(f, ast.Name) and f.id in ("exec", "eval", "compile") and f.id not in bound:
+        name = f.id
+    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        if f.value.id in ("builtins", "__builtins__") and f.attr in ("exec", "eval", "compile"):
+            name = f"builtins.{f.attr}"
+        elif f.value.id == "marshal" and f.attr in ("loads", "load"):
+            return f"marshal.{f.attr}"  # bytecode from data: no source at all
+        elif f.value.id == "types" and f.attr in ("CodeType", "FunctionType"):
+            return f"types.{f.attr}"
+    elif isinstance(f, ast.Name) and f.id == "getattr" and len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) \
+            and call.args[1].value in ("exec", "eval", "compile"):
+        return f"getattr(..., {call.args[1].value!r})"
+    if name is None:
+        return None
+    source = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "source"), None)
+    return None if source is None or isinstance(source, ast.Constant) else name
 
 
 def runtime_findings(where: str, text: str) -> list[Finding]:
     """Findings in text the code under test in ``where`` compiled at run time (see the probe)."""
     out: list[Finding] = []
     _scan_text(where if where.endswith(".py") else where + ".py", None, re.sub(r"\r\n?", "\n", text), False, out)
-    return [f for f in out if f.kind in ("runner", "skip")]
+    # runner references only: generated code (a dataclass's __init__ with a field named skip, a
+    # compiled template) is full of everyday names that a diff of source would call skips
+    return [f for f in out if f.kind == "runner"]
 
 
 def _enumerates_modules(line: str) -> bool:
@@ -483,6 +594,8 @@ def scan_changes(
         if new is None:
             continue
         old = _decode(read_baseline(rel), python) if rel in changed else None
-        is_test = _is_test(rel, tests)
-        _scan_text(rel, old, new, is_test, out, colocated=is_test and _in_source_package(rel, now.files))
+        colocated = _is_test(rel, tests) and _in_source_package(rel, now.files)
+        # a test-named module in the package that defines no test is no test module: it is code
+        is_test = _is_test(rel, tests) and not (colocated and not _TEST_DEF.search(new))
+        _scan_text(rel, old, new, is_test, out, colocated=colocated and is_test)
     return out

@@ -34,7 +34,14 @@ from .checkbox import Box, box_mode
 from .checkpoints import Checkpoint, CheckpointStore
 from .conditions import SealedRun, run_sealed
 from .goal import Goal
-from .protect import Finding, check_sections_changed, classify, glob_match, protected_findings
+from .protect import (
+    Finding,
+    check_sections_changed,
+    classify,
+    glob_match,
+    output_folder,
+    protected_findings,
+)
 from .scan import scan_changes
 from .toolchain import Fingerprint, changed_paths, fingerprint, resolve_command
 from .tree import Hasher, Tree, is_cache, walk
@@ -214,7 +221,8 @@ class Seal:
             now = self.walk()
             bad = [rel for rel in sorted(set(pre.files) | set(now.files))
                    if pre.files.get(rel) != now.files.get(rel) and classify(rel, protect=self.protect) == "seal"
-                   and not glob_match(rel, outputs)]
+                   and not glob_match(rel, outputs)
+                   and not (rel.endswith("/.gitignore") and rel not in pre.files and output_folder(rel, pre, now))]
             return [f"a check wrote config files the next checks read: {', '.join(bad[:5])}"] if bad else []
 
         return check

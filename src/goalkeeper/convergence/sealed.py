@@ -412,15 +412,18 @@ def coverage_report(python: str, ws: Path, env: Mapping[str, str], boot: Path, o
     return total, frozenset(measured)
 
 
-def unmeasured(new_sources: Sequence[str], measured: frozenset[str]) -> list[str]:
-    """New source files coverage did not measure although it measures files in a folder above them.
+def unmeasured(new_sources: Sequence[str], measured: frozenset[str], ws: Path | None = None) -> list[str]:
+    """New source files coverage did not measure although it measures files in a folder above them,
+    in a folder that is no package (with ``ws``: no ``__init__.py`` there on disk).
 
     Moving code into a folder coverage never searches (one without ``__init__.py`` that the package
-    does not import) drops it from the report, and with it the lines no test runs.
+    does not import) drops it from the report, and with it the lines no test runs. A new package
+    coverage leaves out is the project's own choice (its ``omit``), not a hiding place.
     """
     folders = {m.rsplit("/", k)[0] for m in measured for k in range(1, m.count("/") + 1)}
     return [f for f in new_sources if f not in measured and "/" in f
-            and any(f.rsplit("/", k)[0] in folders for k in range(1, f.count("/") + 1))]
+            and any(f.rsplit("/", k)[0] in folders for k in range(1, f.count("/") + 1))
+            and (ws is None or not (ws / f.rsplit("/", 1)[0] / "__init__.py").is_file())]
 
 
 def _plain_file(p: Path) -> bool:

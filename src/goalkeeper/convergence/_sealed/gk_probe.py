@@ -416,7 +416,7 @@ def _nearest_workspace_file():
 # exec/eval of a string, or a module loaded from a file that is no .py (a .txt run as source),
 # compiles text no scan of the tree has read: its text goes to goalkeeper, which scans it as
 # source (for runner detection) before it trusts the run.
-_DYNAMIC = [0]
+_SEEN_CODE = set()
 
 
 def _on_compile(args):
@@ -427,19 +427,49 @@ def _on_compile(args):
     if name.startswith(os.path.join(_ROOT[0], ".git") + os.sep):  # outside every walk of the tree
         _tamper(f"code was run from inside .git ({os.path.relpath(name, _ROOT[0])}): no snapshot holds it")
         return
+    if name.endswith(".py") and name.startswith(_ROOT[0] + os.sep) and _is_test_file(name):
+        caller = _nearest_workspace_file()
+        if caller is not None and caller != name and not _is_test_file(caller):
+            _tamper(f"code under test ({os.path.relpath(caller, _ROOT[0])}) imports test code "
+                    f"({os.path.relpath(name, _ROOT[0])}): what the tests know of their runner it learns too")
     if name.endswith(".py") and os.path.isabs(name):
-        return  # a module imported from its source file: the tree walk has read it
-    if _DYNAMIC[0] >= 200:
-        return
+        try:  # a module imported from its source file (the tree walk read it), not a made-up name
+            if os.stat(name).st_size == len(source if isinstance(source, bytes) else source.encode()):
+                return
+        except (OSError, UnicodeError):
+            pass
     caller = _nearest_workspace_file()
     if caller is None or _is_test_file(caller):
         return  # the interpreter's, a library's or the tests' own code
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
-    _DYNAMIC[0] += 1
+    digest = hash(text)
+    if digest in _SEEN_CODE:
+        return
+    _SEEN_CODE.add(digest)
+    if len(_SEEN_CODE) > 2000:  # never silent: past the cap the run is not vouched for
+        _tamper("code under test compiled more than 2,000 distinct texts at run time; goalkeeper cannot read them all")
+        return
     _send({"k": "dynamic", "where": os.path.relpath(caller, _ROOT[0]), "source": text[:65536]})
 
 
+def _on_marshal():
+    caller = _nearest_workspace_file()
+    if caller is not None and not _is_test_file(caller):
+        _tamper(f"code under test ({os.path.relpath(caller, _ROOT[0])}) loads bytecode from data (marshal): "
+                "no source shows what it runs")
+
+
 def _on_open(event, args):
+    if event in ("marshal.loads", "marshal.load"):
+        if not _BUSY[0] and _ROOT[0]:
+            _BUSY[0] = True
+            try:
+                _on_marshal()
+            except Exception:  # noqa: S110 - never break the tests over an odd frame
+                pass
+            finally:
+                _BUSY[0] = False
+        return
     if event == "compile":
         if not _BUSY[0]:
             _BUSY[0] = True
