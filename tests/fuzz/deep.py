@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,13 +52,21 @@ from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 
 from tests.fuzz import strategies as S  # noqa: E402
 
+PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "test_pddl_fuzz"]
+
 
 def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
     """(name, inner test function, strategies) of every property in the bounded tier."""
-    from tests.fuzz import test_cli_fuzz, test_loader_fuzz, test_state_fuzz
+    import importlib
 
+    mods = []
+    for name in PROPERTY_MODULES:
+        try:
+            mods.append(importlib.import_module(f"tests.fuzz.{name}"))
+        except BaseException as e:  # pytest.importorskip: an optional dependency is missing
+            print(f"skipping tests/fuzz/{name}.py: {type(e).__name__}: {e}", flush=True)
     out = []
-    for mod in (test_loader_fuzz, test_state_fuzz, test_cli_fuzz):
+    for mod in mods:
         for name in dir(mod):
             fn = getattr(mod, name)
             hyp = getattr(fn, "hypothesis", None)
@@ -84,6 +93,8 @@ def _runner(inner: Callable[..., Any], d: Path) -> Callable[..., None]:
     params = inner.__code__.co_varnames[: inner.__code__.co_argcount]
 
     def run(**drawn: Any) -> None:
+        _current.clear()
+        _current.update(drawn)
         call = dict(drawn)
         if "tmp_path" in params:
             call["tmp_path"] = Path(tempfile.mkdtemp(dir=d))
@@ -96,6 +107,20 @@ def _runner(inner: Callable[..., Any], d: Path) -> Callable[..., None]:
         inner(**call)
 
     return run
+
+
+HANG_SECONDS = 600  # one property run of a few hundred examples takes seconds to a minute
+
+
+class _Hang(BaseException):
+    """Raised by the alarm; a BaseException, so Hypothesis does not replay (and hang on) the example."""
+
+
+_current: dict[str, Any] = {}  # the example being run, shown when it hangs
+
+
+def _hung(*_: object) -> None:
+    raise _Hang(f"a property run took over {HANG_SECONDS} s: a hang")
 
 
 def phase_in_process(until: float, work: Path, examples: int) -> Counter[str]:
@@ -115,12 +140,20 @@ def phase_in_process(until: float, work: Path, examples: int) -> Counter[str]:
             run = _runner(inner, d)
             test = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
                             suppress_health_check=list(HealthCheck))(given(**kwargs)(run))
+            # A hang in-process (a loader that loops) fails the property instead of stalling the tier.
+            signal.signal(signal.SIGALRM, _hung)
+            signal.alarm(HANG_SECONDS)
             try:
                 test()
                 results[f"ok {name}"] += examples
             except Exception:
                 results[f"FAILED {name}"] += 1
                 print(f"\n--- {name} (round {rnd}) ---\n{traceback.format_exc()}", flush=True)
+            except _Hang as e:
+                results[f"HANG {name}"] += 1
+                print(f"\n--- {name} (round {rnd}): {e} on ---\n{_current!r:.20000}", flush=True)
+            finally:
+                signal.alarm(0)
     return results
 
 
