@@ -3,7 +3,7 @@
 ``goal logs`` and the live line of ``goal run`` show every event of the log; a
 field of the wrong type (``costDollars: "/etc/passwd"``, ``reasons: 5``) or text
 that looks like rich markup (``iteration: "[/]"``) is shown as text, never an
-``internal error``. Exhaustive and pure (every event kind x every field x every
+``internal error``; an event's time (``ts``) is terminal-safe text. Exhaustive and pure (every event kind x every field x every
 hostile value), so it costs well under a second.
 """
 
@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from rich.markup import render
 
-from goalkeeper.cli._live import event_lines
+from goalkeeper.cli._common import esc
+from goalkeeper.cli._live import event_lines, time_of
+from goalkeeper.cli.goal_logs import _ended
 
 KINDS = [
     "iteration.started", "maker.finished", "maker.unrunnable", "iteration.rejected", "iteration.voided",
@@ -53,3 +55,21 @@ def test_a_forged_cost_is_shown_as_text_not_an_error() -> None:
     assert event_lines(ev) == ["  maker: ok ([yellow]no change[/], $/etc/passwd)"]
     assert "$0.00" in event_lines({**BASE, "event": "maker.finished"})[0]
     assert "$1.50" in event_lines({**BASE, "event": "maker.finished", "costDollars": 1.5})[0]
+
+
+@pytest.mark.parametrize("ts", VALUES + ["2026-01-01T[/]\x1b[2J:00.000Z", "\ud800" * 30, "[/]" * 10])
+def test_an_event_time_is_plain_terminal_safe_text(ts: object) -> None:
+    shown = time_of({"ts": ts})
+    assert isinstance(shown, str) and "\x1b" not in shown and not any("\ud800" <= c <= "\udfff" for c in shown)
+    render(f"[dim]{esc(shown)}[/] ")  # as goal logs prints it
+
+
+def test_following_a_damaged_log_ends_on_no_odd_record() -> None:
+    odd: list[dict[str, object]] = [
+        {"seq": "9", "event": "run.finished", "state": "converged"},
+        {"seq": 9, "event": "run.finished", "state": ["converged"]},
+        {"seq": [9], "event": "check.finished", "state": {"a": 1}},
+        {"seq": 10**400, "event": "run.finished", "state": None},
+    ]
+    assert _ended("goal-abcd1234", odd, 0) is None
+    assert _ended("goal-abcd1234", [{"seq": 3, "event": "run.finished", "state": "escalated"}], 0) == 3

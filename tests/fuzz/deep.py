@@ -52,7 +52,8 @@ from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 
 from tests.fuzz import strategies as S  # noqa: E402
 
-PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "test_pddl_fuzz"]
+PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "test_pddl_fuzz",
+                    "test_signed_home_fuzz"]
 
 
 def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
@@ -123,9 +124,9 @@ def _hung(*_: object) -> None:
     raise _Hang(f"a property run took over {HANG_SECONDS} s: a hang")
 
 
-def phase_in_process(until: float, work: Path, examples: int) -> Counter[str]:
+def phase_in_process(until: float, work: Path, examples: int, only: str = "") -> Counter[str]:
     results: Counter[str] = Counter()
-    props = _properties()
+    props = [p for p in _properties() if only in p[0]]
     rnd = 0
     while time.monotonic() < until:
         rnd += 1
@@ -258,6 +259,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per CLI invocation before it is a hang")
     ap.add_argument("--examples", type=int, default=300, help="examples per property per in-process round")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--only", default="", help="run only the properties whose name contains this (and no subprocesses)")
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="gk-deep-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -265,8 +267,12 @@ def main() -> int:
     budget = args.minutes * 60
     with tempfile.TemporaryDirectory() as w:
         work = Path(w)
-        inproc = phase_in_process(start + budget / 2, work, args.examples)
-        sub = phase_subprocess(start + budget, work, out, args.memory_mb, args.timeout)
+        os.environ["GOALKEEPER_KEYS"] = str(work / "keys")  # signing keys stay in the scratch folder
+        if args.only:
+            inproc, sub = phase_in_process(start + budget, work, args.examples, args.only), Counter[str]()
+        else:
+            inproc = phase_in_process(start + budget / 2, work, args.examples)
+            sub = phase_subprocess(start + budget, work, out, args.memory_mb, args.timeout)
     print(f"\n{'result':<60} count")
     for key, count in sorted((inproc + sub).items()):
         print(f"{key:<60} {count}")

@@ -21,7 +21,7 @@ from ..convergence.goal import Goal, parse_duration
 from ..errors import GoalkeeperError
 from ..store import goals as gstore
 from ..store.atomic import read_jsonl
-from ._common import esc
+from ._common import clean, esc
 
 __all__ = [
     "EXIT_BY_STATE",
@@ -330,8 +330,9 @@ class Tail:
 
 
 def time_of(rec: Mapping[str, Any]) -> str:
+    """``HH:MM:SS`` of an event, as plain text safe for a terminal (a damaged log's ``ts`` may hold anything)."""
     ts = str(rec.get("ts") or "")
-    return ts[11:19] if len(ts) >= 19 else ts
+    return clean(ts[11:19] if len(ts) >= 19 else ts[:40])
 
 
 @contextlib.contextmanager
