@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.errors import MarkupError
 from rich.table import Table
 
 from ..errors import CorruptStateError, GoalkeeperError
@@ -129,12 +130,13 @@ def _tick_log(store: RunStore, rec: dict[str, Any]) -> tuple[str, str] | None:
     """The output file of the action an event finished: named from its tick and action, read
     inside the run's logs folder only (never a path taken from the event)."""
     tick, action = rec.get("tick"), rec.get("action")
-    if not isinstance(tick, int) or not isinstance(action, str) or "/" in action or action in (".", ".."):
+    if (not isinstance(tick, int) or not isinstance(action, str) or "/" in action or "\x00" in action
+            or action in (".", "..")):
         return None
     path = store.logs / f"tick-{tick:04d}-{action}.log"
     try:
         raw = read_bounded(path, limit=MAX_STATE_BYTES, root=store.root)
-    except (OSError, GoalkeeperError):
+    except (OSError, ValueError, GoalkeeperError):  # ValueError: a name no file can have (a lone surrogate)
         return None
     return str(path.name), raw.decode("utf-8", errors="replace")
 
@@ -195,6 +197,18 @@ def logs_cmd(run_id: str, follow: bool, as_json: bool) -> None:
             time.sleep(POLL_SECONDS)
 
 
+def _terminal_safe(value: Any) -> Any:
+    """``value`` with every string :func:`clean` (a log's text cannot move the cursor or recolour the
+    terminal: the reporter escapes markup, not control characters)."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {_terminal_safe(k): _terminal_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_terminal_safe(v) for v in value]
+    return value
+
+
 def _stamped() -> Callable[[dict[str, Any]], None]:
     """``run``'s own event lines (runtime.progress), each event's first line prefixed with its time."""
     buf = io.StringIO()
@@ -206,7 +220,13 @@ def _stamped() -> Callable[[dict[str, Any]], None]:
     def show(rec: dict[str, Any]) -> None:
         buf.seek(0)
         buf.truncate()
-        report(rec)
+        try:
+            report(_terminal_safe(rec))
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError, MarkupError):
+            # The reporter formats the records a run writes; one a damaged log holds is shown as what it is.
+            buf.seek(0)
+            buf.truncate()
+            buf.write(f"{clean(str(rec.get('event'))[:80])} (a damaged record; `runs logs --json` shows it as it is)\n")
         for i, line in enumerate(buf.getvalue().splitlines()):
             out_console.file.write(f"{time_of(rec) if i == 0 else ' ' * 8} {line}\n")
         out_console.file.flush()

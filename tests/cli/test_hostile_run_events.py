@@ -1,0 +1,53 @@
+"""``runs logs`` on a damaged event log: every record gives a line, never an internal error.
+
+The lines come from the runtime's reporter (``runtime.progress``), which formats
+the records a run writes; a log edited or cut on disk can hold anything. Each
+event kind, with each of the fields it reads set to each hostile value, must
+give terminal-safe text. Pure (no subprocess, no files), so it is cheap.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goalkeeper.cli.runs import _stamped, _tick_log
+
+from .test_hostile_event_lines import VALUES
+
+FIELDS = {
+    "run.started": ["runId", "spec"], "run.resumed": ["runId", "spec"], "spec.changed": [],
+    "run.reconciled": ["history"], "facts.observed": ["facts", "unknown"], "plan.made": ["plan", "cost"],
+    "tick.started": ["tick", "action"], "action.finished": ["outcome", "action", "reason", "strikes", "limit"],
+    "action.refused": ["action", "reason", "strikes", "limit"], "action.interrupted": ["tick", "action"],
+    "run.replanned": ["failed", "corrections"], "run.reached": ["tick"],
+    "run.escalated": ["reason", "message", "gaps", "triageId", "report"],
+}
+GOOD = {"runId": "run-20260101T000000-abcd", "spec": "spec.yaml", "history": [], "facts": {"a": True},
+        "unknown": {}, "plan": ["a"], "cost": 1, "tick": 1, "action": "a", "outcome": "ok", "reason": "r",
+        "strikes": 1, "limit": 3, "failed": ["a"], "corrections": [], "message": "m", "gaps": [],
+        "triageId": "tri-abcd1234", "report": "r.md", "ts": "2026-01-01T00:00:00.000Z"}
+
+
+@pytest.mark.parametrize("kind", sorted(FIELDS))
+def test_every_run_event_with_any_value_gives_safe_text(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    show = _stamped()
+    for field in FIELDS[kind] or ["event"]:
+        for value in [*VALUES, "[/]", None]:
+            show({**GOOD, "event": kind, field: value})
+    show({"event": kind})  # every field missing
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and not any("\ud800" <= c <= "\udfff" for c in out)
+
+
+def test_a_damaged_record_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    _stamped()({**GOOD, "event": "facts.observed", "facts": "gone"})
+    assert "facts.observed (a damaged record; `runs logs --json` shows it as it is)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("action", ["a\x00b", "\ud800", "../x", "..", 5, None])
+def test_an_action_name_no_file_can_have_finds_no_output_file(tmp_path: Path, action: object) -> None:
+    from goalkeeper.runtime.state import RunStore
+
+    assert _tick_log(RunStore("run-20260101T000000-abcd", tmp_path), {"tick": 1, "action": action}) is None
