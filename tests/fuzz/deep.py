@@ -53,7 +53,7 @@ from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 from tests.fuzz import strategies as S  # noqa: E402
 
 PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "test_pddl_fuzz",
-                    "test_signed_home_fuzz"]
+                    "test_signed_home_fuzz", "test_hook_fuzz"]
 
 
 def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
