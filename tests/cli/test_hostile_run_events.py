@@ -51,3 +51,18 @@ def test_an_action_name_no_file_can_have_finds_no_output_file(tmp_path: Path, ac
     from goalkeeper.runtime.state import RunStore
 
     assert _tick_log(RunStore("run-20260101T000000-abcd", tmp_path), {"tick": 1, "action": action}) is None
+
+
+def test_an_action_that_prints_terminal_escapes_cannot_drive_the_terminal_of_a_live_run(tmp_path: Path) -> None:
+    # Its stderr becomes the failure reason the live lines show: it used to reach the terminal raw
+    # (set the window title, clear the screen).
+    from ..fuzz.helpers import invoke
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("goalkeeper: 1\ngoal: {done: true}\nfacts:\n  done: {observe: {file: done.flag}}\n"
+                    "actions:\n  finish:\n    effects: {done: true}\n"
+                    "    run: [sh, -c, 'printf \"\\033]0;PWNED\\007\\033[2J\" >&2; exit 1']\n"
+                    "policy: {max_ticks: 1, strikes: 1}\n")
+    o = invoke(tmp_path / "home", "run", spec, cwd=tmp_path)
+    assert "finish exit 1: \\x1b]0;PWNED\\x07\\x1b[2J" in o.text, o.text
+    assert "\x1b" not in o.text

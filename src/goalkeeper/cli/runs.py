@@ -28,6 +28,7 @@ from ._common import (
     handle_errors,
     out_console,
     resolve,
+    terminal_safe,
 )
 from ._common import esc as e
 from ._live import POLL_SECONDS, Tail, lock_holder, quiet_interrupt, time_of
@@ -197,18 +198,6 @@ def logs_cmd(run_id: str, follow: bool, as_json: bool) -> None:
             time.sleep(POLL_SECONDS)
 
 
-def _terminal_safe(value: Any) -> Any:
-    """``value`` with every string :func:`clean` (a log's text cannot move the cursor or recolour the
-    terminal: the reporter escapes markup, not control characters)."""
-    if isinstance(value, str):
-        return clean(value)
-    if isinstance(value, dict):
-        return {_terminal_safe(k): _terminal_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_terminal_safe(v) for v in value]
-    return value
-
-
 def _stamped() -> Callable[[dict[str, Any]], None]:
     """``run``'s own event lines (runtime.progress), each event's first line prefixed with its time."""
     buf = io.StringIO()
@@ -221,7 +210,7 @@ def _stamped() -> Callable[[dict[str, Any]], None]:
         buf.seek(0)
         buf.truncate()
         try:
-            report(_terminal_safe(rec))
+            report(terminal_safe(rec))
         except (KeyError, TypeError, AttributeError, ValueError, IndexError, MarkupError):
             # The reporter formats the records a run writes; one a damaged log holds is shown as what it is.
             buf.seek(0)
