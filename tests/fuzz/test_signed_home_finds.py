@@ -21,6 +21,7 @@ OPEN = pytest.mark.xfail(strict=True, reason="open find in the lead's files; see
 
 
 def _goal(home: Path, ws: Path) -> str:
+    """A goal made in-process (no check runs), for the readers' finds."""
     ws.mkdir(exist_ok=True)
     return create_goal("x", conditions_from_commands(["true"], [], None), workspace=ws, root=home).goal_id
 
@@ -31,25 +32,58 @@ def _clean(home: Path, *args: str, cwd: Path | None = None) -> str:
     return o.text
 
 
-@OPEN
-@pytest.mark.parametrize("mac", ["é", "\ud800", "\u202e" + "0" * 63])
-def test_a_goal_file_with_a_non_ascii_signature_is_damaged_not_a_crash(goalkeeper_home: Path, tmp_path: Path,
-                                                                      mac: str) -> None:
-    # persist.load_goal: hmac.compare_digest(str(mac), ...) raises TypeError on non-ASCII text, so one edited
-    # goal file takes `goal list` down (and lets a host's Stop hook fail open).
+BROKEN_GOAL_FILES = {
+    "truncated": lambda doc, text: text[:100],
+    "another goalId": lambda doc, text: json.dumps({**doc, "goalId": "goal-zzzzzzzz"}),
+    "a non-ASCII mac": lambda doc, text: json.dumps({**doc, "mac": "é"}),
+    "a lone-surrogate mac": lambda doc, text: json.dumps({**doc, "mac": "\ud800"}),
+    "a mac of another shape": lambda doc, text: json.dumps({**doc, "mac": ["0" * 64]}),
+    "not an object": lambda doc, text: "[]",
+}
+
+
+@pytest.mark.parametrize("how", sorted(BROKEN_GOAL_FILES))
+def test_a_broken_goal_file_is_an_integrity_error(goalkeeper_home: Path, tmp_path: Path, how: str) -> None:
+    # An IntegrityError is what audited_goal(repair=True) rebuilds from the signed log; a plain
+    # CorruptStateError (or, for a non-ASCII mac, a TypeError from hmac.compare_digest) was not.
+    from goalkeeper.convergence import load_goal
+    from goalkeeper.errors import IntegrityError
+
     gid = _goal(goalkeeper_home, tmp_path / "ws")
     p = goalkeeper_home / "goals" / f"{gid}.json"
-    doc = json.loads(p.read_text())
-    doc["mac"] = mac
-    p.write_text(json.dumps(doc))
-    assert "damaged" in _clean(goalkeeper_home, "goal", "list")
-    _clean(goalkeeper_home, "goal", "status", gid)
+    text = p.read_text()
+    p.write_text(BROKEN_GOAL_FILES[how](json.loads(text), text))
+    with pytest.raises(IntegrityError):
+        load_goal(gid)
+    assert "damaged" in _clean(goalkeeper_home, "goal", "list")  # listed as damaged, never a crash
+
+
+@pytest.mark.parametrize("how", ["truncated", "a non-ASCII mac"])
+def test_a_host_that_breaks_its_goal_file_does_not_escape_the_stop_hook(goalkeeper_home: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       how: str) -> None:
+    # Both used to let the session stop ("damaged and could not be rebuilt", "stop hook failed").
+    from goalkeeper.integrations.hooks import handle_hook
+    from goalkeeper.integrations.tools import goal_new_tool
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    monkeypatch.chdir(ws)
+    gid = goal_new_tool("never", until=["false"], session="s1")["goalId"]
+    p = goalkeeper_home / "goals" / f"{gid}.json"
+    text = p.read_text()
+    p.write_text(BROKEN_GOAL_FILES[how](json.loads(text), text))
+    reply = json.loads(handle_hook("stop", json.dumps({"session_id": "s1", "cwd": str(ws)})).text())
+    assert reply.get("decision") == "block", reply
+    assert "rebuilt from its signed event log" in reply["systemMessage"]
 
 
 @OPEN
 def test_an_event_with_a_non_ascii_signature_is_a_broken_chain_not_a_crash(goalkeeper_home: Path,
                                                                           tmp_path: Path) -> None:
-    # ledger.verify_chain: the same compare_digest on a record's "mac".
+    # ledger.verify_chain: hmac.compare_digest(str(rec["mac"]), ...) raises TypeError on non-ASCII text;
+    # `goal status` fails, and a host's Stop hook says "could not check" and lets the session stop.
     gid = _goal(goalkeeper_home, tmp_path / "ws")
     p = goalkeeper_home / "goals" / f"{gid}.events.jsonl"
     recs = [json.loads(x) for x in p.read_text().splitlines()]
