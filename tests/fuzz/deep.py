@@ -56,8 +56,11 @@ PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "tes
                     "test_signed_home_fuzz", "test_hook_fuzz"]
 
 
-def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
-    """(name, inner test function, strategies) of every property in the bounded tier."""
+def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any], int | None]]:
+    """(name, inner test function, strategies, examples cap) of every property in the bounded tier.
+
+    A module whose examples are costly (a real goal home per example) caps its examples per round
+    with ``DEEP_EXAMPLES``, so one round of every property stays about a minute."""
     import importlib
 
     mods = []
@@ -73,7 +76,8 @@ def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
             hyp = getattr(fn, "hypothesis", None)
             if name.startswith("test_") and hyp is not None:
                 out.append((f"{mod.__name__.rsplit('.', 1)[1]}::{name}", hyp.inner_test,
-                            dict(hyp._given_kwargs) if hasattr(hyp, "_given_kwargs") else {}))
+                            dict(hyp._given_kwargs) if hasattr(hyp, "_given_kwargs") else {},
+                            getattr(mod, "DEEP_EXAMPLES", None)))
     return out
 
 
@@ -130,7 +134,8 @@ def phase_in_process(until: float, work: Path, examples: int, only: str = "") ->
     rnd = 0
     while time.monotonic() < until:
         rnd += 1
-        for name, inner, kwargs in props:
+        for name, inner, kwargs, cap in props:
+            n = min(examples, cap or examples)
             if time.monotonic() >= until:
                 break
             if not kwargs:
@@ -139,14 +144,14 @@ def phase_in_process(until: float, work: Path, examples: int, only: str = "") ->
             os.environ["GOALKEEPER_HOME"] = str(d / "gk-home")
 
             run = _runner(inner, d)
-            test = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+            test = settings(max_examples=n, deadline=None, database=None, derandomize=False,
                             suppress_health_check=list(HealthCheck))(given(**kwargs)(run))
             # A hang in-process (a loader that loops) fails the property instead of stalling the tier.
             signal.signal(signal.SIGALRM, _hung)
             signal.alarm(HANG_SECONDS)
             try:
                 test()
-                results[f"ok {name}"] += examples
+                results[f"ok {name}"] += n
             except Exception:
                 results[f"FAILED {name}"] += 1
                 print(f"\n--- {name} (round {rnd}) ---\n{traceback.format_exc()}", flush=True)

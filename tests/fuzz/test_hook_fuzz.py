@@ -25,7 +25,8 @@ from goalkeeper.integrations.hooks import MAX_INPUT, handle_hook
 
 from .strategies import json_values
 
-FAST = settings(max_examples=40, deadline=None, derandomize=True,
+DEEP_EXAMPLES = 60  # per round of tests/fuzz/deep.py (each example is costly)
+FAST = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 KEYS = ["session_id", "transcript_path", "cwd", "hook_event_name", "stop_hook_active", "source", "reason",
         "permission_mode", "prompt"]
