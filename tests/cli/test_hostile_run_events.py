@@ -66,3 +66,24 @@ def test_an_action_that_prints_terminal_escapes_cannot_drive_the_terminal_of_a_l
     o = invoke(tmp_path / "home", "run", spec, cwd=tmp_path)
     assert "finish exit 1: \\x1b]0;PWNED\\x07\\x1b[2J" in o.text, o.text
     assert "\x1b" not in o.text
+
+
+@pytest.mark.parametrize("record", [
+    {"seq": 1, "event": "facts.observed", "facts": "gone"},
+    {"seq": 1, "event": "tick.started"},
+    {"seq": 1, "event": "action.finished", "tick": "x", "action": None, "outcome": 5},
+])
+def test_a_record_the_replay_cannot_apply_is_a_damaged_log_not_a_crash(tmp_path: Path, record: dict[str, object]) -> None:
+    import json
+
+    from ..fuzz.helpers import assert_clean_failure, invoke
+    from ..fuzz.test_state_fuzz import RID, RUN_DOC
+
+    home = tmp_path / "home"
+    run = home / "runs" / RID
+    run.mkdir(parents=True)
+    (run / "state.json").write_text(json.dumps(RUN_DOC))
+    (run / "events.jsonl").write_text(json.dumps(record) + "\n")
+    shown = invoke(home, "runs", "show", RID)
+    assert shown.exception is None and shown.code == 0 and "internal error" not in shown.text, shown.text
+    assert_clean_failure(invoke(home, "runs", "show", "--json", "--events", RID), "events.jsonl", "damaged")

@@ -95,7 +95,7 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     st = store.load()
     try:
         log = store.events()
-        st, _ = reconcile(st, log)  # as the log says: a crash may have left the state behind
+        st = _reconciled(store, st, log)  # as the log says: a crash may have left the state behind
     except CorruptStateError:
         if events:
             raise
@@ -127,6 +127,18 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
         out_console.print(f"{tri} · report {e(esc.get('report') or '-')}")
 
 
+def _reconciled(store: RunStore, st: RunState, log: list[dict[str, Any]]) -> RunState:
+    """The run as its log says it is; a record of the wrong shape (a damaged log) is a CorruptStateError
+    naming the log, not the KeyError or TypeError the replay raises on it."""
+    try:
+        return reconcile(st, log)[0]
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        raise CorruptStateError(
+            f"{store.events_path}: a record cannot be replayed ({type(e).__name__}: {str(e)[:100]}); the log is "
+            "damaged — `goalkeeper runs logs --json` shows its records; the state file alone was left as it is"
+        ) from None
+
+
 def _tick_log(store: RunStore, rec: dict[str, Any]) -> tuple[str, str] | None:
     """The output file of the action an event finished: named from its tick and action, read
     inside the run's logs folder only (never a path taken from the event)."""
@@ -146,7 +158,7 @@ def _settled(store: RunStore) -> int | None:
     if lock_holder(store.dir / "lock") is not None:
         return None
     try:
-        st, _ = reconcile(store.load(), store.events())
+        st = _reconciled(store, store.load(), store.events())
     except (GoalkeeperError, OSError):
         return None
     return _EXIT.get(st.status)
