@@ -87,3 +87,4 @@ def test_a_record_the_replay_cannot_apply_is_a_damaged_log_not_a_crash(tmp_path:
     shown = invoke(home, "runs", "show", RID)
     assert shown.exception is None and shown.code == 0 and "internal error" not in shown.text, shown.text
     assert_clean_failure(invoke(home, "runs", "show", "--json", "--events", RID), "events.jsonl", "damaged")
+    assert_clean_failure(invoke(home, "run", "--resume", RID), "events.jsonl", "cannot be replayed")

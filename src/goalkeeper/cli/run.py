@@ -63,6 +63,9 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         _preflight(spec_path)
     eng = engine.engine()
     if resume_id:
+        from .runs import check_replayable
+
+        check_replayable(resume_id)
         done = finished_run(resume_id)
         if done is not None:
             _report_finished(done, as_json)

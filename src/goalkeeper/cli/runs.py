@@ -139,6 +139,16 @@ def _reconciled(store: RunStore, st: RunState, log: list[dict[str, Any]]) -> Run
         ) from None
 
 
+def check_replayable(run_id: str) -> None:
+    """Before ``run --resume``: the run's log replays (a damaged record is named, not a KeyError)."""
+    store = RunStore(run_id)
+    try:
+        st, log = store.load(), store.events()
+    except (GoalkeeperError, OSError):
+        return  # the driver says what is wrong (and clears a run that never started)
+    _reconciled(store, st, log)
+
+
 def _tick_log(store: RunStore, rec: dict[str, Any]) -> tuple[str, str] | None:
     """The output file of the action an event finished: named from its tick and action, read
     inside the run's logs folder only (never a path taken from the event)."""
