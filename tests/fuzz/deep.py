@@ -1,18 +1,31 @@
 """The deep fuzz tier: the same hostile inputs as tests/fuzz, for as long as you like.
 
-    python tests/fuzz/deep.py [--minutes 10] [--memory-mb 1024] [--timeout 20] [--out DIR]
+    python tests/fuzz/deep.py [--minutes 10] [--memory-mb 1024] [--timeout 20] [--out DIR] [--only NAME]
 
 Two phases share the time budget:
 
 1. **In-process**, random (not derandomized) Hypothesis runs of every property in
-   tests/fuzz (loader, state readers, CLI), a few hundred examples per round,
-   round after round until half the budget is spent. A falsified property prints
-   its minimal example and counts as a failure.
+   the modules of ``PROPERTY_MODULES`` (spec loader, state readers, CLI, PDDL,
+   a real signed goal home, hook stdin), a few hundred examples per round (a
+   module whose examples are costly caps them with ``DEEP_EXAMPLES``), round
+   after round until half the budget is spent. A falsified property prints its
+   minimal example and counts as a failure; one that runs past ``HANG_SECONDS``
+   counts as a HANG and prints the example it was on.
 2. **Subprocesses**: fresh samples written to files, and the real ``goalkeeper``
    entry point run on them (validate, plan, goal list/status, runs list/show,
    triage list/show) with an address-space limit (``--memory-mb``) and a timeout,
    counting tracebacks (or "internal error" lines), hangs (timeouts) and memory
    blow-ups (MemoryError, or death by signal under the limit).
+
+``--only NAME`` runs only the properties whose name contains NAME, for the whole
+budget, and no subprocesses. Signing keys go to the scratch folder
+(GOALKEEPER_KEYS), never to ``~/.local/state``.
+
+Every class a long run found is a fixed input in the fast suite (next to the
+property, e.g. ``test_signed_home_finds.py``, ``tests/cli/test_hostile_*.py``);
+finds still open in files this tier's owner does not own are strict xfails
+there, and the properties leave exactly those values alone (``OPEN_FIND``), so
+CI's random runs fail only on something new.
 
 Failing inputs are kept under ``--out`` (default: a temp folder, printed at the
 end). Exit status 0 when nothing failed. A property run in progress is finished
