@@ -1,18 +1,31 @@
 """The deep fuzz tier: the same hostile inputs as tests/fuzz, for as long as you like.
 
-    python tests/fuzz/deep.py [--minutes 10] [--memory-mb 1024] [--timeout 20] [--out DIR]
+    python tests/fuzz/deep.py [--minutes 10] [--memory-mb 1024] [--timeout 20] [--out DIR] [--only NAME]
 
 Two phases share the time budget:
 
 1. **In-process**, random (not derandomized) Hypothesis runs of every property in
-   tests/fuzz (loader, state readers, CLI), a few hundred examples per round,
-   round after round until half the budget is spent. A falsified property prints
-   its minimal example and counts as a failure.
+   the modules of ``PROPERTY_MODULES`` (spec loader, state readers, CLI, PDDL,
+   a real signed goal home, hook stdin), a few hundred examples per round (a
+   module whose examples are costly caps them with ``DEEP_EXAMPLES``), round
+   after round until half the budget is spent. A falsified property prints its
+   minimal example and counts as a failure; one that runs past ``HANG_SECONDS``
+   counts as a HANG and prints the example it was on.
 2. **Subprocesses**: fresh samples written to files, and the real ``goalkeeper``
    entry point run on them (validate, plan, goal list/status, runs list/show,
    triage list/show) with an address-space limit (``--memory-mb``) and a timeout,
    counting tracebacks (or "internal error" lines), hangs (timeouts) and memory
    blow-ups (MemoryError, or death by signal under the limit).
+
+``--only NAME`` runs only the properties whose name contains NAME, for the whole
+budget, and no subprocesses. Signing keys go to the scratch folder
+(GOALKEEPER_KEYS), never to ``~/.local/state``.
+
+Every class a long run found is a fixed input in the fast suite (next to the
+property, e.g. ``test_signed_home_finds.py``, ``tests/cli/test_hostile_*.py``);
+finds still open in files this tier's owner does not own are strict xfails
+there, and the properties leave exactly those values alone (``OPEN_FIND``), so
+CI's random runs fail only on something new.
 
 Failing inputs are kept under ``--out`` (default: a temp folder, printed at the
 end). Exit status 0 when nothing failed. A property run in progress is finished
@@ -30,6 +43,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,19 +65,32 @@ from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 
 from tests.fuzz import strategies as S  # noqa: E402
 
+PROPERTY_MODULES = ["test_loader_fuzz", "test_state_fuzz", "test_cli_fuzz", "test_pddl_fuzz",
+                    "test_signed_home_fuzz", "test_hook_fuzz"]
 
-def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
-    """(name, inner test function, strategies) of every property in the bounded tier."""
-    from tests.fuzz import test_cli_fuzz, test_loader_fuzz, test_state_fuzz
 
+def _properties() -> list[tuple[str, Callable[..., Any], dict[str, Any], int | None]]:
+    """(name, inner test function, strategies, examples cap) of every property in the bounded tier.
+
+    A module whose examples are costly (a real goal home per example) caps its examples per round
+    with ``DEEP_EXAMPLES``, so one round of every property stays about a minute."""
+    import importlib
+
+    mods = []
+    for name in PROPERTY_MODULES:
+        try:
+            mods.append(importlib.import_module(f"tests.fuzz.{name}"))
+        except BaseException as e:  # pytest.importorskip: an optional dependency is missing
+            print(f"skipping tests/fuzz/{name}.py: {type(e).__name__}: {e}", flush=True)
     out = []
-    for mod in (test_loader_fuzz, test_state_fuzz, test_cli_fuzz):
+    for mod in mods:
         for name in dir(mod):
             fn = getattr(mod, name)
             hyp = getattr(fn, "hypothesis", None)
             if name.startswith("test_") and hyp is not None:
                 out.append((f"{mod.__name__.rsplit('.', 1)[1]}::{name}", hyp.inner_test,
-                            dict(hyp._given_kwargs) if hasattr(hyp, "_given_kwargs") else {}))
+                            dict(hyp._given_kwargs) if hasattr(hyp, "_given_kwargs") else {},
+                            getattr(mod, "DEEP_EXAMPLES", None)))
     return out
 
 
@@ -84,6 +111,8 @@ def _runner(inner: Callable[..., Any], d: Path) -> Callable[..., None]:
     params = inner.__code__.co_varnames[: inner.__code__.co_argcount]
 
     def run(**drawn: Any) -> None:
+        _current.clear()
+        _current.update(drawn)
         call = dict(drawn)
         if "tmp_path" in params:
             call["tmp_path"] = Path(tempfile.mkdtemp(dir=d))
@@ -98,13 +127,28 @@ def _runner(inner: Callable[..., Any], d: Path) -> Callable[..., None]:
     return run
 
 
-def phase_in_process(until: float, work: Path, examples: int) -> Counter[str]:
+HANG_SECONDS = 600  # one property run of a few hundred examples takes seconds to a minute
+
+
+class _Hang(BaseException):
+    """Raised by the alarm; a BaseException, so Hypothesis does not replay (and hang on) the example."""
+
+
+_current: dict[str, Any] = {}  # the example being run, shown when it hangs
+
+
+def _hung(*_: object) -> None:
+    raise _Hang(f"a property run took over {HANG_SECONDS} s: a hang")
+
+
+def phase_in_process(until: float, work: Path, examples: int, only: str = "") -> Counter[str]:
     results: Counter[str] = Counter()
-    props = _properties()
+    props = [p for p in _properties() if only in p[0]]
     rnd = 0
     while time.monotonic() < until:
         rnd += 1
-        for name, inner, kwargs in props:
+        for name, inner, kwargs, cap in props:
+            n = min(examples, cap or examples)
             if time.monotonic() >= until:
                 break
             if not kwargs:
@@ -113,14 +157,22 @@ def phase_in_process(until: float, work: Path, examples: int) -> Counter[str]:
             os.environ["GOALKEEPER_HOME"] = str(d / "gk-home")
 
             run = _runner(inner, d)
-            test = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+            test = settings(max_examples=n, deadline=None, database=None, derandomize=False,
                             suppress_health_check=list(HealthCheck))(given(**kwargs)(run))
+            # A hang in-process (a loader that loops) fails the property instead of stalling the tier.
+            signal.signal(signal.SIGALRM, _hung)
+            signal.alarm(HANG_SECONDS)
             try:
                 test()
-                results[f"ok {name}"] += examples
+                results[f"ok {name}"] += n
             except Exception:
                 results[f"FAILED {name}"] += 1
                 print(f"\n--- {name} (round {rnd}) ---\n{traceback.format_exc()}", flush=True)
+            except _Hang as e:
+                results[f"HANG {name}"] += 1
+                print(f"\n--- {name} (round {rnd}): {e} on ---\n{_current!r:.20000}", flush=True)
+            finally:
+                signal.alarm(0)
     return results
 
 
@@ -225,6 +277,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per CLI invocation before it is a hang")
     ap.add_argument("--examples", type=int, default=300, help="examples per property per in-process round")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--only", default="", help="run only the properties whose name contains this (and no subprocesses)")
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="gk-deep-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -232,8 +285,12 @@ def main() -> int:
     budget = args.minutes * 60
     with tempfile.TemporaryDirectory() as w:
         work = Path(w)
-        inproc = phase_in_process(start + budget / 2, work, args.examples)
-        sub = phase_subprocess(start + budget, work, out, args.memory_mb, args.timeout)
+        os.environ["GOALKEEPER_KEYS"] = str(work / "keys")  # signing keys stay in the scratch folder
+        if args.only:
+            inproc, sub = phase_in_process(start + budget, work, args.examples, args.only), Counter[str]()
+        else:
+            inproc = phase_in_process(start + budget / 2, work, args.examples)
+            sub = phase_subprocess(start + budget, work, out, args.memory_mb, args.timeout)
     print(f"\n{'result':<60} count")
     for key, count in sorted((inproc + sub).items()):
         print(f"{key:<60} {count}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from goalkeeper.cli import cli
+from goalkeeper.cli._common import err_console, out_console
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ def invoke(home: Path, *args: str | os.PathLike[str], cwd: Path | None = None) -
         r = runner.invoke(cli, [str(a) for a in args], catch_exceptions=True)
     finally:
         os.chdir(old)
+        # click's runner writes strict UTF-8 (the real streams escape what they cannot encode), so a raw
+        # surrogate fails here, as it should; rich then keeps the unwritten text in its buffer and every
+        # later invocation in this process would fail on it. Start the next one clean.
+        for console in (out_console, err_console):
+            del console._buffer[:]
     exc = r.exception if r.exception is not None and not isinstance(r.exception, SystemExit) else None
     return Outcome(r.exit_code, r.stdout, r.stderr, exc)
 

@@ -73,7 +73,8 @@ def mutated(base: str, max_ops: int = 6) -> st.SearchStrategy[str]:
 
 json_values: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12)
-    | st.sampled_from(["9" * 5000, "\ud800", "\x1b[31m", "[red]", "${X}", "-rf", "../../etc/passwd"]),
+    | st.sampled_from(["9" * 5000, "\ud800", "\x1b[31m", "[red]", "${X}", "-rf", "../../etc/passwd", "\x00"])
+    | st.sampled_from([10**400, -(10**400), 2**63, 2**64, 10**4299, 1e308, -0.0]),  # past a float, past 64 bits
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
     max_leaves=25,
 )

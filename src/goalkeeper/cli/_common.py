@@ -46,6 +46,7 @@ __all__ = [
     "json_safe",
     "out_console",
     "resolve",
+    "terminal_safe",
 ]
 
 EXIT_OK = 0
@@ -88,6 +89,18 @@ def clean(text: object) -> str:
     (newlines and tabs stay)."""
     s = text if isinstance(text, str) else str(text)
     return _CONTROL.sub(_visible, _SURROGATE.sub("\ufffd", s))
+
+
+def terminal_safe(value: Any) -> Any:
+    """``value`` (an event, a record) with every string in it :func:`clean`, keys included: for a
+    formatter that escapes rich markup but not control characters (the runtime's reporter)."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {terminal_safe(k): terminal_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [terminal_safe(v) for v in value]
+    return value
 
 
 def esc(text: object) -> str:

@@ -21,7 +21,7 @@ from ..convergence.goal import Goal, parse_duration
 from ..errors import GoalkeeperError
 from ..store import goals as gstore
 from ..store.atomic import read_jsonl
-from ._common import esc
+from ._common import clean, esc
 
 __all__ = [
     "EXIT_BY_STATE",
@@ -196,9 +196,28 @@ def status_line(s: GoalStatus, *, extra_seconds: float = 0.0, width: int | None 
 
 # --- one line (or a few) per event ------------------------------------------------------------
 
+def _dollars(value: object) -> str:
+    """A dollar amount from an event, as ``1.23``; what a damaged log holds there is shown as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return "0.00" if value is None else esc(_short(value, 40))
+    try:
+        return f"{float(value):.2f}"
+    except OverflowError:  # an integer past a float's range
+        return esc(_short(value, 40))
+
+
+def _items(value: object, n: int) -> list[Any]:
+    """The first ``n`` entries of a list field of an event ([] for anything else a damaged log holds)."""
+    return list(value[:n]) if isinstance(value, list) else []
+
+
+def _joined(value: object, n: int, sep: str = "; ") -> str:
+    return esc(sep.join(str(x) for x in _items(value, n)))
+
+
 def _results(ev: Mapping[str, Any]) -> list[str]:
     out = []
-    for r in ev.get("results", []) or []:
+    for r in _items(ev.get("results"), 1000):
         if not isinstance(r, Mapping):
             continue
         mark = "[green]✔[/]" if r.get("passed") else "[red]✘[/]"
@@ -213,19 +232,19 @@ def event_lines(ev: Mapping[str, Any], *, verbose: bool = False) -> list[str]:
     gid = esc(ev.get("goalId"))
     if kind == "iteration.started":
         hint = f" [dim](hint: {esc(_short(ev.get('hint')))})[/]" if verbose and ev.get("hint") else ""
-        return [f"[bold]iteration {n}[/]{' (resumed)' if ev.get('resumed') else ''}: maker running…{hint}"]
+        return [f"[bold]iteration {esc(n)}[/]{' (resumed)' if ev.get('resumed') else ''}: maker running…{hint}"]
     if kind == "maker.finished":
         changed = "changed the tree" if ev.get("treeChanged") else "[yellow]no change[/]"
         code = ev.get("exitCode")
-        exit_ = f", exit {code}" if code not in (0, None) else ""
-        return [f"  maker: {esc(ev.get('summary'))} ({changed}{exit_}, ${float(ev.get('costDollars') or 0):.2f})"]
+        exit_ = f", exit {esc(code)}" if code not in (0, None) else ""
+        return [f"  maker: {esc(ev.get('summary'))} ({changed}{exit_}, ${_dollars(ev.get('costDollars'))})"]
     if kind == "maker.unrunnable":
         return [f"  [red]the maker could not start:[/] {esc(ev.get('error'))}"]
     if kind == "iteration.rejected":
-        lines = [f"  [red]rejected[/] (changes reverted): {esc('; '.join(ev.get('reasons', [])[:3]))}"]
+        lines = [f"  [red]rejected[/] (changes reverted): {_joined(ev.get('reasons'), 3)}"]
         return lines
     if kind == "iteration.voided":
-        return [f"  [red]void:[/] {esc(ev.get('reason'))} ({esc(', '.join(ev.get('paths', [])[:5]))})"]
+        return [f"  [red]void:[/] {esc(ev.get('reason'))} ({_joined(ev.get('paths'), 5, ', ')})"]
     if kind == "conditions.finished":
         return _results(ev)
     if kind == "oracle.finished":
@@ -233,7 +252,7 @@ def event_lines(ev: Mapping[str, Any], *, verbose: bool = False) -> list[str]:
         return [f"  oracle: {esc(word)} (confidence {esc(ev.get('confidence'))})"]
     if kind == "goal.converged":
         return [f"[bold green]converged[/] at iteration {esc(ev.get('iteration'))}, "
-                f"${float(ev.get('spentDollars') or 0):.2f}"]
+                f"${_dollars(ev.get('spentDollars'))}"]
     if kind == "goal.escalated":
         return [f"[bold red]escalated[/] ({esc(ev.get('reason'))}): {esc(ev.get('detail'))}"]
     if kind == "goal.triaged":
@@ -245,7 +264,7 @@ def event_lines(ev: Mapping[str, Any], *, verbose: bool = False) -> list[str]:
         by = f" (replaced by {esc(ev.get('replacedBy'))})" if ev.get("replacedBy") else ""
         return [f"[red]abandoned[/]{by}"]
     if kind == "goal.repaired":
-        return [f"[yellow]repaired from the signed log[/]: {esc('; '.join(ev.get('problems', [])[:2]))}"]
+        return [f"[yellow]repaired from the signed log[/]: {_joined(ev.get('problems'), 2)}"]
     if kind == "check.finished":
         return [f"check finished: {esc(ev.get('state'))}"]
     if not verbose:
@@ -253,13 +272,14 @@ def event_lines(ev: Mapping[str, Any], *, verbose: bool = False) -> list[str]:
     if kind == "goal.created":
         return [f"created: {esc(ev.get('objective'))}"]
     if kind == "goal.baselined":
-        failing = ev.get("failing") or []
+        failing = _items(ev.get("failing"), 1 << 30)
         what = f", {len(failing)} check(s) failing to start with" if failing else ""
         boxed = {"bwrap": ", checks sandboxed", "none": ", checks not sandboxed"}.get(str(ev.get("checksBox")), "")
         return [f"baseline taken: {esc(ev.get('protectedFiles'))} files, sandbox {esc(ev.get('sandbox'))}"
                 f"{boxed}{what}"]
     if kind == "goal.edited":
-        keys = ", ".join(str(c.get("key")) for c in ev.get("changes", []) if isinstance(c, Mapping))
+        keys = ", ".join(str(c.get("key")) for c in _items(ev.get("changes"), 1 << 30)
+                         if isinstance(c, Mapping))
         return [f"[cyan]edited[/]: {esc(keys)}" + (" (reopened)" if ev.get("reopened") else "")]
     if kind in ("run.started", "run.finished", "check.started"):
         state = f" ({esc(ev.get('state'))})" if ev.get("state") else ""
@@ -310,8 +330,9 @@ class Tail:
 
 
 def time_of(rec: Mapping[str, Any]) -> str:
+    """``HH:MM:SS`` of an event, as plain text safe for a terminal (a damaged log's ``ts`` may hold anything)."""
     ts = str(rec.get("ts") or "")
-    return ts[11:19] if len(ts) >= 19 else ts
+    return clean(ts[11:19] if len(ts) >= 19 else ts[:40])
 
 
 @contextlib.contextmanager

@@ -24,7 +24,7 @@ from ..convergence.persist import load_goal
 from ..errors import GoalkeeperError
 from ..store import goals as gstore
 from ..store.home import home
-from ._common import clean, echo_json, handle_errors, out_console, resolve
+from ._common import clean, echo_json, esc, handle_errors, out_console, resolve
 from ._live import (
     EXIT_BY_STATE,
     POLL_SECONDS,
@@ -63,7 +63,7 @@ class _Printer:
             echo_json(ev)
         else:
             for i, line in enumerate(event_lines(ev, verbose=True)):
-                stamp = f"[dim]{time_of(ev)}[/] " if i == 0 else "         "
+                stamp = f"[dim]{esc(time_of(ev))}[/] " if i == 0 else "         "
                 out_console.print(stamp + line, markup=True)
         n = rec.get("iteration")
         if isinstance(n, int):
@@ -105,9 +105,9 @@ class _Printer:
 def _ended(goal_id: str, records: list[dict[str, Any]], since: int) -> int | None:
     """The exit code once the run being followed has stopped, else None."""
     for rec in records:
-        if rec.get("seq", 0) <= since:
-            continue
-        state = rec.get("state")
+        seq, state = rec.get("seq", 0), rec.get("state")
+        if not isinstance(seq, int) or seq <= since or not isinstance(state, str):
+            continue  # a record of a damaged log (the chain check reports it) ends nothing
         if rec.get("event") == "run.finished" and state in EXIT_BY_STATE:
             return EXIT_BY_STATE[str(state)]
         if rec.get("event") == "check.finished" and state in ("converged", "escalated", "failed"):

@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import click
 from rich.markup import escape
@@ -28,6 +29,7 @@ from ._common import (
     handle_errors,
     out_console,
     resolve,
+    terminal_safe,
 )
 
 
@@ -61,6 +63,9 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         _preflight(spec_path)
     eng = engine.engine()
     if resume_id:
+        from .runs import check_replayable
+
+        check_replayable(resume_id)
         done = finished_run(resume_id)
         if done is not None:
             _report_finished(done, as_json)
@@ -90,12 +95,18 @@ def command(spec_path: str | None, max_ticks: int | None, yes: bool, as_json: bo
         max_ticks=max_ticks,
         yes=yes,
         confirm=(lambda a: click.confirm(f"run destructive action {a}?", default=False)) if interactive else None,
-        reporter=json_reporter if as_json else rich_reporter(out_console),
+        reporter=json_reporter if as_json else _terminal_safe_reporter(rich_reporter(out_console)),
         proposer=proposer,
         max_dollars=max_dollars,
     )
     state = eng.resume_run(resume_id, opts, spec_path) if resume_id else eng.start_run(spec_path or "", opts)
     sys.exit(_exit_code(state))
+
+
+def _terminal_safe_reporter(report: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    """The runtime's lines, with an action's output (its failure reason) unable to drive the terminal:
+    ``printf '\\033]0;x\\007\\033[2J' >&2`` in an action used to set the title and clear the screen."""
+    return lambda ev: report(terminal_safe(ev))
 
 
 def _preflight(spec_path: str) -> None:

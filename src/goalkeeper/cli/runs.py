@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.errors import MarkupError
 from rich.table import Table
 
 from ..errors import CorruptStateError, GoalkeeperError
@@ -27,6 +28,7 @@ from ._common import (
     handle_errors,
     out_console,
     resolve,
+    terminal_safe,
 )
 from ._common import esc as e
 from ._live import POLL_SECONDS, Tail, lock_holder, quiet_interrupt, time_of
@@ -93,7 +95,7 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
     st = store.load()
     try:
         log = store.events()
-        st, _ = reconcile(st, log)  # as the log says: a crash may have left the state behind
+        st = _reconciled(store, st, log)  # as the log says: a crash may have left the state behind
     except CorruptStateError:
         if events:
             raise
@@ -125,16 +127,39 @@ def show_cmd(run_id: str, as_json: bool, events: bool) -> None:
         out_console.print(f"{tri} · report {e(esc.get('report') or '-')}")
 
 
+def _reconciled(store: RunStore, st: RunState, log: list[dict[str, Any]]) -> RunState:
+    """The run as its log says it is; a record of the wrong shape (a damaged log) is a CorruptStateError
+    naming the log, not the KeyError or TypeError the replay raises on it."""
+    try:
+        return reconcile(st, log)[0]
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        raise CorruptStateError(
+            f"{store.events_path}: a record cannot be replayed ({type(e).__name__}: {str(e)[:100]}); the log is "
+            "damaged — `goalkeeper runs logs --json` shows its records; the state file alone was left as it is"
+        ) from None
+
+
+def check_replayable(run_id: str) -> None:
+    """Before ``run --resume``: the run's log replays (a damaged record is named, not a KeyError)."""
+    store = RunStore(run_id)
+    try:
+        st, log = store.load(), store.events()
+    except (GoalkeeperError, OSError):
+        return  # the driver says what is wrong (and clears a run that never started)
+    _reconciled(store, st, log)
+
+
 def _tick_log(store: RunStore, rec: dict[str, Any]) -> tuple[str, str] | None:
     """The output file of the action an event finished: named from its tick and action, read
     inside the run's logs folder only (never a path taken from the event)."""
     tick, action = rec.get("tick"), rec.get("action")
-    if not isinstance(tick, int) or not isinstance(action, str) or "/" in action or action in (".", ".."):
+    if (not isinstance(tick, int) or not isinstance(action, str) or "/" in action or "\x00" in action
+            or action in (".", "..")):
         return None
     path = store.logs / f"tick-{tick:04d}-{action}.log"
     try:
         raw = read_bounded(path, limit=MAX_STATE_BYTES, root=store.root)
-    except (OSError, GoalkeeperError):
+    except (OSError, ValueError, GoalkeeperError):  # ValueError: a name no file can have (a lone surrogate)
         return None
     return str(path.name), raw.decode("utf-8", errors="replace")
 
@@ -143,7 +168,7 @@ def _settled(store: RunStore) -> int | None:
     if lock_holder(store.dir / "lock") is not None:
         return None
     try:
-        st, _ = reconcile(store.load(), store.events())
+        st = _reconciled(store, store.load(), store.events())
     except (GoalkeeperError, OSError):
         return None
     return _EXIT.get(st.status)
@@ -206,7 +231,13 @@ def _stamped() -> Callable[[dict[str, Any]], None]:
     def show(rec: dict[str, Any]) -> None:
         buf.seek(0)
         buf.truncate()
-        report(rec)
+        try:
+            report(terminal_safe(rec))
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError, MarkupError):
+            # The reporter formats the records a run writes; one a damaged log holds is shown as what it is.
+            buf.seek(0)
+            buf.truncate()
+            buf.write(f"{clean(str(rec.get('event'))[:80])} (a damaged record; `runs logs --json` shows it as it is)\n")
         for i, line in enumerate(buf.getvalue().splitlines()):
             out_console.file.write(f"{time_of(rec) if i == 0 else ' ' * 8} {line}\n")
         out_console.file.flush()

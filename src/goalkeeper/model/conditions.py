@@ -107,7 +107,14 @@ def type_name(v: Any) -> str:
 
 
 def _got(v: Any) -> str:
-    return "null" if v is None else f"{type_name(v)} {v!r}"
+    """``int 5``, ``str 'x'``: the value in a message, cut to a readable length."""
+    if v is None:
+        return "null"
+    try:
+        shown = repr(v)
+    except ValueError:  # an integer past Python's 4,300-digit conversion limit
+        shown = f"of about {int(abs(v).bit_length() * 0.30103) + 1} digits"
+    return f"{type_name(v)} {shown if len(shown) <= 60 else shown[:57] + '...'}"
 
 
 def check_value(ftype: str, v: Any) -> tuple[Any, str | None]:
@@ -124,7 +131,10 @@ def check_value(ftype: str, v: Any) -> tuple[Any, str | None]:
         return v, f"expected an integer, got {_got(v)}"
     if ftype == "float":
         if isinstance(v, (int, float)) and not isinstance(v, bool):
-            f = float(v)
+            try:
+                f = float(v)
+            except OverflowError:  # an integer of more than 308 digits
+                return v, f"expected a number, got {_got(v)}, too large for a float fact (at most about 1.8e308)"
             if math.isnan(f):
                 return v, "expected a number, got NaN"
             return f, None

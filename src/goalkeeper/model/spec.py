@@ -58,6 +58,17 @@ EffectMap = Annotated[
 Argv = str | list[str]
 
 OBSERVER_KINDS = ("command", "file", "http", "python")
+_NUL = ("contains a NUL byte (YAML reads \"\\0\" and JSON \"\\u0000\" as one), which no command, argument, "
+        "path or variable can hold; remove it")
+
+
+def _no_nul(value: Any) -> Any:
+    """A command, path or environment value must be passable to the OS: refuse a NUL byte at load time
+    (at run time it would fail as "cannot be started: not found", naming the wrong thing)."""
+    texts = value if isinstance(value, list) else [*value, *value.values()] if isinstance(value, dict) else [value]
+    if any(isinstance(t, str) and "\x00" in t for t in texts):
+        raise ValueError(_NUL)
+    return value
 _PY_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -133,6 +144,8 @@ class Observer(_Strict):
                 # (with an unknown key, e.g. `comand`, the unknown-key error says more)
                 raise ValueError("observer needs one of: command, file, http, python")
         return data
+
+    _nul = field_validator("command", "file", "cwd", "env")(_no_nul)
 
     @field_validator("http")
     @classmethod
@@ -221,6 +234,8 @@ class ActionDef(_Strict):
     env: dict[str, str] | None = None
     description: str | None = None
     assumption: bool = False
+
+    _nul = field_validator("run", "cwd", "env")(_no_nul)
 
     _pre: tuple[Condition, ...] = PrivateAttr(default=())
     _eff: tuple[tuple[str, Any], ...] = PrivateAttr(default=())

@@ -12,10 +12,11 @@ link below the home.
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import CorruptStateError, NotFoundError
+from ..errors import CorruptStateError, IntegrityError, NotFoundError
 from .atomic import append_jsonl, read_json, read_jsonl, write_json_atomic, write_text_atomic
 from .home import home, now_iso
 from .ids import check_id, existing_ids
@@ -62,18 +63,33 @@ def goal_exists(goal_id: str, root: Path | None = None) -> bool:
     return is_regular(goal_path(goal_id, root), root or home())
 
 
+_MAC = re.compile(r"[0-9a-f]{64}")
+
+
 def read_goal_data(goal_id: str, root: Path | None = None) -> dict[str, Any]:
+    """The raw goal file. Goalkeeper writes it atomically and signed, so a file that does not parse,
+    holds another id or a signature of another shape was not written by it: an ``IntegrityError``,
+    which ``audited_goal(repair=True)`` answers by rebuilding the goal from its signed event log (a
+    host that breaks the file must not escape its goal's Stop hook)."""
     p = goal_path(goal_id, root)
     try:
         data = read_json(p, root=root or home())
     except FileNotFoundError:
         raise _missing(goal_id, root) from None
+    except IntegrityError:
+        raise
+    except CorruptStateError as e:
+        raise IntegrityError(str(e)) from None
     if not isinstance(data, dict):
-        raise CorruptStateError(f"{p}: a goal file must hold a JSON object; the file was left untouched")
+        raise IntegrityError(f"{p}: a goal file must hold a JSON object; the file was left untouched")
     own = data.get("goalId", goal_id)
     if own != goal_id:  # a planted or copied file: its id would steer later writes elsewhere
-        raise CorruptStateError(f"{p}: holds goalId {own!r}, not {goal_id!r}; the file was left untouched "
-                                "— rename it to match its goalId or remove it")
+        raise IntegrityError(f"{p}: holds goalId {own!r}, not {goal_id!r}; the file was left untouched "
+                             "— rename it to match its goalId or remove it")
+    mac = data.get("mac")
+    if mac is not None and not (isinstance(mac, str) and _MAC.fullmatch(mac)):
+        raise IntegrityError(f"{p}: its signature (mac) is not one goalkeeper writes (64 hex digits); "
+                             "`goalkeeper goal run ID` rebuilds the goal from its signed event log")
     return data
 
 
