@@ -1,8 +1,7 @@
 """Fixed inputs for what the signed-home and workspace fuzzing found, in the fast suite (in-process, cheap).
 
-The open ones sit in files the lead owns (``convergence/ledger.py``, ``convergence/persist.py``,
-``convergence/infer.py``), so they are strict xfails: the day the fix lands, the XPASS says so —
-then drop the mark, and ``OPEN_FIND`` in ``test_signed_home_fuzz.py``.
+The three found in ``convergence/`` (a non-ASCII signature, a signed event whose seq is no
+number, a pyproject nested thousands deep) are fixed there; their inputs stay here.
 """
 
 from __future__ import annotations
@@ -16,8 +15,6 @@ import pytest
 from goalkeeper.convergence import conditions_from_commands, create_goal
 
 from .helpers import invoke
-
-OPEN = pytest.mark.xfail(strict=True, reason="open find in the lead's files; see the module docstring")
 
 
 def _goal(home: Path, ws: Path) -> str:
@@ -79,7 +76,6 @@ def test_a_host_that_breaks_its_goal_file_does_not_escape_the_stop_hook(goalkeep
     assert "rebuilt from its signed event log" in reply["systemMessage"]
 
 
-@OPEN
 def test_an_event_with_a_non_ascii_signature_is_a_broken_chain_not_a_crash(goalkeeper_home: Path,
                                                                           tmp_path: Path) -> None:
     # ledger.verify_chain: hmac.compare_digest(str(rec["mac"]), ...) raises TypeError on non-ASCII text;
@@ -92,7 +88,6 @@ def test_an_event_with_a_non_ascii_signature_is_a_broken_chain_not_a_crash(goalk
     _clean(goalkeeper_home, "goal", "status", gid)
 
 
-@OPEN
 @pytest.mark.parametrize("seq", [None, "", [1]])
 def test_a_signed_event_without_a_number_for_seq_is_a_broken_chain_not_a_crash(goalkeeper_home: Path,
                                                                               tmp_path: Path, seq: object) -> None:
@@ -109,7 +104,6 @@ def test_a_signed_event_without_a_number_for_seq_is_a_broken_chain_not_a_crash(g
     _clean(goalkeeper_home, "goal", "status", gid)
 
 
-@OPEN
 def test_a_pyproject_nested_thousands_deep_is_unreadable_not_a_crash(goalkeeper_home: Path, tmp_path: Path) -> None:
     # infer._toml and infer._damaged catch TOMLDecodeError only; tomllib recurses into a RecursionError.
     ws = tmp_path / "ws"
