@@ -177,7 +177,7 @@ def audited_goal(goal_id: str, root: Path | None = None, *, repair: bool = False
     goal: Goal | None = None
     try:
         goal = load_goal(goal_id, root)
-    except IntegrityError as e:
+    except CorruptStateError as e:  # unsigned, forged or unreadable: the signed log is the truth
         problems.append(str(e))
     if goal is not None:
         if goal.ledger_seq > chain.head[0]:
