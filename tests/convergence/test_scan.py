@@ -260,19 +260,25 @@ def test_round7_honest_code_is_not_refused(tmp_path: Path, rel: str, text: str) 
 def test_round7_a_dataclass_field_named_skip_is_no_skip() -> None:
     """Pagination's ``skip: int = 0``: the text dataclasses compiles for it (what the probe sends) is no
     test skip; the code under test wrote no such call."""
-    import dataclasses
+    import json
+    import subprocess
     import sys
 
-    seen: list[str] = []
-
-    def hook(event: str, args: tuple[object, ...]) -> None:
-        text = args[0].decode() if event == "compile" and isinstance(args[0], bytes) else args[0]
-        if event == "compile" and isinstance(text, str) and "__create_fn__" in text and len(seen) < 10:
-            seen.append(text)
-
-    sys.addaudithook(hook)  # stays installed: it only records the first few dataclass texts
-    dataclasses.make_dataclass("Page", [("skip", int, dataclasses.field(default=0)), ("limit", int, 100)])
-    texts = list(seen)
+    # In a child: an audit hook cannot be removed, and this process runs other tests after this one.
+    child = (
+        "import dataclasses, json, sys\n"
+        "seen = []\n"
+        "def hook(event, args):\n"
+        "    if event == 'compile' and args and isinstance(args[0], (bytes, str)):\n"
+        "        text = args[0].decode() if isinstance(args[0], bytes) else args[0]\n"
+        "        if '__create_fn__' in text:\n"
+        "            seen.append(text)\n"
+        "sys.addaudithook(hook)\n"
+        "dataclasses.make_dataclass('Page', [('skip', int, dataclasses.field(default=0)), ('limit', int, 100)])\n"
+        "print(json.dumps(seen))\n"
+    )
+    out = subprocess.run([sys.executable, "-I", "-c", child], capture_output=True, text=True, check=True)
+    texts = json.loads(out.stdout)
     assert texts
     assert [f.text() for t in texts for f in runtime_findings("shop/page.py", t)] == []
 
