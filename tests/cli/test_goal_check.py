@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 APP_BUG = "def add(a, b):\n    return a - b\n"
 APP_FIX = "def add(a, b):\n    return a + b\n"
@@ -60,6 +62,7 @@ def test_a_host_that_edits_the_tests_is_rejected_and_the_test_restored(run_cli: 
     assert again.returncode == 3 and json.loads(again.stdout)["reason"] == "tampering"
 
 
+@pytest.mark.deep  # a whole run: test_check_blocks_until_the_host_fixes_it keeps host goals in the suite
 def test_the_budget_ends_a_host_goal(run_cli: Run, tmp_path: Path) -> None:
     ws = _ws(tmp_path)
     gid = _new(run_cli, ws, "--max-iterations", "2")

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from goalkeeper.cli._live import goal_status, human_duration, status_line
 from goalkeeper.convergence import load_goal
 from tests.convergence.helpers import git
@@ -245,6 +247,7 @@ else:
 """
 
 
+@pytest.mark.deep  # a whole run: test_status_show_logs_of_a_converged_goal keeps the views in the suite
 def test_show_verbose_lists_each_rejection_finding_with_its_place(run_cli: Run, tmp_path: Path) -> None:
     ws = _workspace(tmp_path)
     maker = tmp_path / "maker.py"

@@ -35,6 +35,7 @@ def _events(home: Path, gid: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (home / "goals" / f"{gid}.events.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.deep  # a whole run: whole goal runs through the hook; test_integrate's stop hook and the hook fuzz keep it in the suite
 def test_stop_blocks_while_the_tests_fail_and_allows_once_they_pass(tmp_path: Path) -> None:
     ws = project(tmp_path)
     gid = new_host_goal(ws)
@@ -127,6 +128,7 @@ def test_a_goal_file_that_is_not_json_is_skipped_not_fatal(tmp_path: Path, goalk
     assert out is not None and out["decision"] == "block" and gid in out["reason"]
 
 
+@pytest.mark.deep  # a whole run: whole goal runs through the hook; test_integrate's stop hook and the hook fuzz keep it in the suite
 def test_session_start_announces_the_open_goal_with_its_last_hint(tmp_path: Path, goalkeeper_home: Path) -> None:
     ws = project(tmp_path)
     gid = new_host_goal(ws)
@@ -142,6 +144,7 @@ def test_session_start_announces_the_open_goal_with_its_last_hint(tmp_path: Path
     assert _hook("session-start", hook_input("SessionStart", elsewhere), elsewhere) is None
 
 
+@pytest.mark.deep  # a whole run: whole goal runs through the hook; test_integrate's stop hook and the hook fuzz keep it in the suite
 def test_session_end_repairs_a_half_written_goal_and_charges_the_hosts_time(
         tmp_path: Path, goalkeeper_home: Path) -> None:
     ws = project(tmp_path)

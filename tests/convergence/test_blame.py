@@ -45,6 +45,7 @@ def test_the_hint_names_the_failing_line_and_who_changed_it(ws: Path) -> None:
     assert "app.py:6 size (unchanged since the goal started)" in hint
 
 
+@pytest.mark.deep  # a whole run: the pure blame tests stay in the suite
 def test_a_function_reworked_three_times_without_success_escalates(ws: Path) -> None:
     g = create_goal("o", [PYTEST], workspace=ws, budget=Budget(max_iterations=8))
     goal = run_goal(g.goal_id, maker=ScriptedMaker([_rework(1), _rework(2), _rework(3), _rework(4)]))
