@@ -160,7 +160,12 @@ def _decode(data: bytes | None, python: bool = False) -> str | None:
             return importlib.util.decode_source(data)
         except (SyntaxError, LookupError, UnicodeError, ValueError):
             pass  # a coding Python cannot read: the module cannot import either; read it as UTF-8
-    return re.sub(r"\r\n?", "\n", data.decode("utf-8", errors="replace"))
+    return _newlines(data.decode("utf-8", errors="replace"))
+
+
+def _newlines(text: str) -> str:
+    """``\r\n`` and lone ``\r`` as ``\n``: the line ends Python's universal newlines read."""
+    return re.sub(r"\r\n?", "\n", text)
 
 
 def _python_tokens(text: str) -> list[tokenize.TokenInfo]:
@@ -243,7 +248,7 @@ def _scan_text(rel: str, old: str | None, new: str, is_test: bool, out: list[Fin
 def runtime_findings(where: str, text: str) -> list[Finding]:
     """Findings in text the code under test in ``where`` compiled at run time (see the probe)."""
     out: list[Finding] = []
-    _scan_text(where if where.endswith(".py") else where + ".py", None, re.sub(r"\r\n?", "\n", text), False, out)
+    _scan_text(where if where.endswith(".py") else where + ".py", None, _newlines(text), False, out)
     # runner references only: generated code (a dataclass's __init__ with a field named skip, a
     # compiled template) is full of everyday names that a diff of source would call skips
     return [f for f in out if f.kind == "runner"]

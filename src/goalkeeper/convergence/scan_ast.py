@@ -37,6 +37,7 @@ def ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     bound = _bound_names(tree)  # a module's own eval() or `from re import compile` is no builtin
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}  # one pass, not one per name
     out: list[Finding] = []
 
     def add(kind: str, line: int, detail: str) -> None:
@@ -57,7 +58,7 @@ def ast_findings(rel: str, text: str, wanted: set[int]) -> list[Finding]:
             add("opaque", line, f"code under test runs code built at run time ({what}): no scan reads what it "
                                 "does; write it as source")
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in ("exec", "eval") \
-                and node.id not in bound and not _is_call_target(node, tree):
+                and node.id not in bound and id(node) not in called:
             add("opaque", line, f"code under test passes {node.id} around: code built at run time runs through it")
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
@@ -78,10 +79,6 @@ def _bound_names(tree: ast.Module) -> set[str]:
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
     return names
-
-
-def _is_call_target(name: ast.Name, tree: ast.Module) -> bool:
-    return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
 
 
 def _binds_type_checking(node: ast.AST) -> bool:
